@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Library targets build in Swift 5 language mode with complete strict-concurrency checking
+// (DESIGN.md, "Language mode and isolation"): operator closures stay plain, non-@Sendable
+// closures as in Combine, and main-actor closures handed to them get the compiler's run-time
+// isolation check instead of racing silently.
+let librarySettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v5),
+    .enableUpcomingFeature("StrictConcurrency"),
+]
+
+let package = Package(
+    name: "Sluice",
+    products: [
+        .library(name: "Sluice", targets: ["Sluice"]),
+        .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
+        .library(name: "SluiceRx", targets: ["SluiceRx"]),
+        .library(name: "SluiceShim", targets: ["SluiceShim"]),
+        .executable(name: "sluice-tour", targets: ["sluice-tour"]),
+        .executable(name: "sluice-bench", targets: ["sluice-bench"]),
+    ],
+    targets: [
+        .target(name: "Sluice", swiftSettings: librarySettings),
+        .target(name: "SluiceTesting", dependencies: ["Sluice"], swiftSettings: librarySettings),
+        .target(name: "SluiceRx", dependencies: ["Sluice"], swiftSettings: librarySettings),
+        .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
+        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting"]),
+        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+    ]
+)

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The identity of the calling thread, cheap enough to take on every delivery.
+@usableFromInline
+internal struct ThreadIdentity: Equatable, Sendable {
+    @usableFromInline
+    internal let rawValue: UInt
+
+    @inlinable
+    internal static var current: ThreadIdentity {
+        #if canImport(Darwin)
+        ThreadIdentity(rawValue: UInt(bitPattern: pthread_self()))
+        #else
+        ThreadIdentity(rawValue: UInt(pthread_self()))
+        #endif
+    }
+
+    @inlinable
+    internal init(rawValue: UInt) {
+        self.rawValue = rawValue
+    }
+}

@@ -1,0 +1,28 @@
+import Synchronization
+
+/// Sluice's one lock: a `Synchronization.Mutex` that guards state kept in its owner's stored
+/// properties.
+///
+/// The pattern everywhere: `lock.locked { read and change the state }`, then call out (to the
+/// downstream, the upstream or a user closure) with the lock released. The state lives beside
+/// the lock rather than inside `Mutex<State>` because subscription state holds non-`Sendable`
+/// subscribers, which `Mutex.withLock`'s `sending` contract cannot express; the owner is what
+/// makes the hand-over safe, and the owner is marked `@unchecked Sendable` for that reason.
+@usableFromInline
+internal typealias Lock = Mutex<Void>
+
+extension Mutex where Value == Void {
+    @inlinable
+    internal init() {
+        self.init(())
+    }
+
+    /// Runs `body` with the lock held. `body` must not call out of the owning object.
+    @inlinable
+    @inline(__always)
+    internal borrowing func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        _unsafeLock()
+        defer { _unsafeUnlock() }
+        return try body()
+    }
+}

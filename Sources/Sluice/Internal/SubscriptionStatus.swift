@@ -1,0 +1,70 @@
+/// Where an operator's connection to its upstream stands: the one state enum each operator's
+/// subscription keeps under its lock (DESIGN.md, Internals).
+@usableFromInline
+internal enum SubscriptionStatus {
+    /// `receive(subscription:)` has not arrived yet.
+    case awaitingSubscription
+    /// Connected to the upstream through this subscription.
+    case subscribed(Subscription)
+    /// Finished, failed or cancelled: nothing more goes up or down.
+    case terminal
+
+    @inlinable
+    internal var subscription: Subscription? {
+        if case .subscribed(let subscription) = self { return subscription }
+        return nil
+    }
+
+    @inlinable
+    internal var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = self { return true }
+        return false
+    }
+
+    @inlinable
+    internal var isTerminal: Bool {
+        if case .terminal = self { return true }
+        return false
+    }
+}
+
+/// The state of an operator that sits between an upstream and a downstream: like
+/// ``SubscriptionStatus``, but it also owns the downstream, so that reaching `terminal` releases
+/// it (a subscriber that keeps its subscription after the end does not keep the chain alive).
+@usableFromInline
+internal enum LinkState<Downstream> {
+    case awaitingSubscription(Downstream)
+    case subscribed(Subscription, Downstream)
+    case terminal
+
+    @inlinable
+    internal var subscription: Subscription? {
+        if case .subscribed(let subscription, _) = self { return subscription }
+        return nil
+    }
+
+    @inlinable
+    internal var downstream: Downstream? {
+        switch self {
+        case .awaitingSubscription(let downstream), .subscribed(_, let downstream): return downstream
+        case .terminal: return nil
+        }
+    }
+
+    /// The downstream, if the link is subscribed.
+    @inlinable
+    internal var subscribedDownstream: Downstream? {
+        if case .subscribed(_, let downstream) = self { return downstream }
+        return nil
+    }
+
+    /// Moves to `terminal`, returning what was live.
+    @inlinable
+    internal mutating func terminate() -> (subscription: Subscription, downstream: Downstream)? {
+        defer { self = .terminal }
+        if case .subscribed(let subscription, let downstream) = self {
+            return (subscription, downstream)
+        }
+        return nil
+    }
+}

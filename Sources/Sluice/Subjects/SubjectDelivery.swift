@@ -1,0 +1,391 @@
+/// What a subject's subscribers are sent, in order.
+@usableFromInline
+internal enum SubjectEvent<Output, Failure: Error> {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
+    /// A value owed to one subscriber only: `CurrentValueSubject`'s current value on first
+    /// demand, delivered in line with what other threads are sending.
+    case owed(Output, to: SubjectConduitBase<Output, Failure>)
+}
+
+/// How a subject's subscription treats demand.
+@usableFromInline
+internal enum SubjectDemandPolicy<Output> {
+    /// A value sent while the subscriber has no demand is dropped for it (`PassthroughSubject`).
+    case dropWithoutDemand
+    /// The subscriber is owed the current value on its first demand, and again after missing a
+    /// value for lack of demand (`CurrentValueSubject`, `@Published`).
+    case currentValue(() -> Output?)
+    /// Once the subscriber has asked for anything it receives every value
+    /// (`ObservableObjectPublisher`, as Combine's does).
+    case everyValueAfterFirstDemand
+}
+
+/// The machinery every subject shares: the ordered list of subscriptions, the completion, the
+/// upstream subscriptions handed to `send(subscription:)`, and the gate that serialises delivery.
+///
+/// Delivery is serial per subject: the thread that finds nobody delivering becomes the owner,
+/// delivers, then drains what other threads queued meanwhile (so `send` never blocks on a slow
+/// subscriber of another thread, and every subscriber sees one order). A `send` made on the
+/// owner thread itself, from inside a subscriber, is delivered at once, nested, as Combine does.
+/// No lock is held while a subscriber runs.
+@usableFromInline
+internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var conduits: [SubjectConduitBase<Output, Failure>] = []
+    @usableFromInline @exclusivity(unchecked)
+    internal var completion: Subscribers.Completion<Failure>?
+    @usableFromInline @exclusivity(unchecked)
+    internal var upstreamSubscriptions: [Subscription] = []
+    /// Whether upstream subscriptions are asked for `.unlimited` as soon as they arrive
+    /// (`CurrentValueSubject`) or only once some subscriber has asked for something.
+    @usableFromInline
+    internal let requestsUpstreamEagerly: Bool
+    @usableFromInline @exclusivity(unchecked)
+    internal var hasDownstreamDemand = false
+    @usableFromInline @exclusivity(unchecked)
+    internal var owner: ThreadIdentity?
+    @usableFromInline @exclusivity(unchecked)
+    internal var pending: [SubjectEvent<Output, Failure>] = []
+
+    @inlinable
+    internal init(requestsUpstreamEagerly: Bool) {
+        self.requestsUpstreamEagerly = requestsUpstreamEagerly
+    }
+
+    // MARK: Subscribing
+
+    /// Adds a conduit, or returns the completion if the subject has already completed.
+    @inlinable
+    internal func attach(_ conduit: SubjectConduitBase<Output, Failure>) -> Subscribers.Completion<Failure>? {
+        lock.locked {
+            if let completion { return completion }
+            conduits.append(conduit)
+            return nil
+        }
+    }
+
+    @inlinable
+    internal func detach(_ conduit: SubjectConduitBase<Output, Failure>) {
+        lock.locked {
+            if let index = conduits.firstIndex(where: { $0 === conduit }) {
+                conduits.remove(at: index)
+            }
+        }
+    }
+
+    /// Called when a subscriber asks for values.
+    @inlinable
+    internal func downstreamDemandArrived() {
+        let upstreams = lock.locked { () -> [Subscription] in
+            guard !hasDownstreamDemand else { return [] }
+            hasDownstreamDemand = true
+            return requestsUpstreamEagerly ? [] : upstreamSubscriptions
+        }
+        for upstream in upstreams {
+            upstream.request(.unlimited)
+        }
+    }
+
+    @inlinable
+    internal func add(upstream subscription: Subscription) {
+        let request = lock.locked { () -> Bool in
+            upstreamSubscriptions.append(subscription)
+            return requestsUpstreamEagerly || hasDownstreamDemand
+        }
+        if request {
+            subscription.request(.unlimited)
+        }
+    }
+
+    /// Cancels the upstream subscriptions; subjects call it when they deinitialize.
+    @inlinable
+    internal func cancelUpstreams() {
+        let upstreams = lock.locked { () -> [Subscription] in
+            defer { upstreamSubscriptions = [] }
+            return upstreamSubscriptions
+        }
+        for upstream in upstreams {
+            upstream.cancel()
+        }
+    }
+
+    // MARK: Sending
+
+    /// Sends a value to every subscriber with demand; returns `false` after completion.
+    @inlinable
+    @discardableResult
+    internal func send(_ value: Output) -> Bool {
+        let me = ThreadIdentity.current
+        let (accepted, conduits) = lock.locked { () -> (Bool, [SubjectConduitBase<Output, Failure>]?) in
+            guard completion == nil else { return (false, nil) }
+            if let owner, owner != me {
+                pending.append(.value(value))
+                return (true, nil)
+            }
+            return (true, self.conduits)
+        }
+        if let conduits {
+            deliver(.value(value), to: conduits, as: me)
+        }
+        return accepted
+    }
+
+    /// Records the completion and delivers it after everything sent before it.
+    /// Returns `false` if the subject had already completed.
+    @inlinable
+    @discardableResult
+    internal func send(completion: Subscribers.Completion<Failure>) -> Bool {
+        let me = ThreadIdentity.current
+        let (accepted, conduits) = lock.locked { () -> (Bool, [SubjectConduitBase<Output, Failure>]?) in
+            guard self.completion == nil else { return (false, nil) }
+            self.completion = completion
+            upstreamSubscriptions = []
+            if let owner, owner != me {
+                pending.append(.completion(completion))
+                return (true, nil)
+            }
+            return (true, self.conduits)
+        }
+        if let conduits {
+            deliver(.completion(completion), to: conduits, as: me)
+        }
+        return accepted
+    }
+
+    /// Delivers a value owed to one conduit, in line with other sends.
+    @inlinable
+    internal func send(owed value: Output, to conduit: SubjectConduitBase<Output, Failure>) {
+        let me = ThreadIdentity.current
+        let deliverNow = lock.locked { () -> Bool in
+            if let owner, owner != me {
+                pending.append(.owed(value, to: conduit))
+                return false
+            }
+            return true
+        }
+        if deliverNow {
+            deliver(.owed(value, to: conduit), to: [], as: me)
+        }
+    }
+
+    /// Delivers one event; the first (non-nested) caller then drains what others queued.
+    @inlinable
+    internal func deliver(_ event: SubjectEvent<Output, Failure>,
+                          to conduits: [SubjectConduitBase<Output, Failure>],
+                          as me: ThreadIdentity) {
+        let nested = lock.locked { () -> Bool in
+            if owner == me { return true }
+            owner = me
+            return false
+        }
+        dispatch(event, to: conduits)
+        if nested { return }
+        while true {
+            let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectConduitBase<Output, Failure>])? in
+                if pending.isEmpty {
+                    owner = nil
+                    return nil
+                }
+                return (pending.removeFirst(), self.conduits)
+            }
+            guard let (event, conduits) = next else { return }
+            dispatch(event, to: conduits)
+        }
+    }
+
+    @inlinable
+    internal func dispatch(_ event: SubjectEvent<Output, Failure>,
+                           to conduits: [SubjectConduitBase<Output, Failure>]) {
+        switch event {
+        case .value(let value):
+            for conduit in conduits {
+                conduit.offer(value)
+            }
+        case .completion(let completion):
+            lock.locked { self.conduits = [] }
+            for conduit in conduits {
+                conduit.finish(completion)
+            }
+        case .owed(let value, let conduit):
+            conduit.offerOwed(value)
+        }
+    }
+}
+
+/// A subject's subscription for one subscriber, type-erased over the subscriber's type so the
+/// subject can keep all of them in one array.
+@usableFromInline
+internal class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal func offer(_ value: Output) {
+        fatalError("abstract")
+    }
+
+    @inlinable
+    internal func offerOwed(_ value: Output) {
+        fatalError("abstract")
+    }
+
+    @inlinable
+    internal func finish(_ completion: Subscribers.Completion<Failure>) {
+        fatalError("abstract")
+    }
+}
+
+@usableFromInline
+internal final class SubjectConduit<Downstream: Subscriber>:
+    SubjectConduitBase<Downstream.Input, Downstream.Failure>, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    internal typealias Output = Downstream.Input
+    @usableFromInline
+    internal typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked)
+    internal var demand = Subscribers.Demand.none
+    /// The subject, until this subscription ends; also what keeps the subject alive while the
+    /// subscriber holds its subscription, as in Combine.
+    @usableFromInline @exclusivity(unchecked)
+    internal var parent: AnyObject?
+    @usableFromInline @exclusivity(unchecked)
+    internal var delivery: SubjectDelivery<Output, Failure>?
+    /// For the current-value policy: the current value is owed on the next demand.
+    @usableFromInline @exclusivity(unchecked)
+    internal var owesCurrentValue: Bool
+    @usableFromInline
+    internal let policy: SubjectDemandPolicy<Output>
+    @usableFromInline
+    internal let name: String
+
+    @inlinable
+    internal init(_ downstream: Downstream, parent: AnyObject, delivery: SubjectDelivery<Output, Failure>,
+                  name: String, policy: SubjectDemandPolicy<Output>) {
+        self.downstream = downstream
+        self.parent = parent
+        self.delivery = delivery
+        self.name = name
+        self.policy = policy
+        if case .currentValue = policy {
+            owesCurrentValue = true
+        } else {
+            owesCurrentValue = false
+        }
+    }
+
+    @inlinable
+    override internal func offer(_ value: Output) {
+        guard let downstream = lock.locked({ () -> Downstream? in
+            guard let downstream else { return nil }
+            switch policy {
+            case .dropWithoutDemand:
+                guard demand > 0 else { return nil }
+            case .currentValue:
+                guard demand > 0, !owesCurrentValue else {
+                    owesCurrentValue = true
+                    return nil
+                }
+            case .everyValueAfterFirstDemand:
+                guard hasRequested else { return nil }
+                return downstream
+            }
+            demand -= 1
+            return downstream
+        }) else { return }
+        let additional = downstream.receive(value)
+        if additional > 0 {
+            lock.locked { demand += additional }
+        }
+    }
+
+    /// Whether the subscriber has ever asked for values (for the every-value policy).
+    @usableFromInline @exclusivity(unchecked)
+    internal var hasRequested = false
+
+    @inlinable
+    override internal func offerOwed(_ value: Output) {
+        guard let downstream = lock.locked({ () -> Downstream? in
+            guard owesCurrentValue, demand > 0, let downstream else { return nil }
+            owesCurrentValue = false
+            demand -= 1
+            return downstream
+        }) else { return }
+        let additional = downstream.receive(value)
+        if additional > 0 {
+            lock.locked { demand += additional }
+        }
+    }
+
+    @inlinable
+    override internal func finish(_ completion: Subscribers.Completion<Failure>) {
+        guard let (downstream, _) = release() else { return }
+        downstream.receive(completion: completion)
+    }
+
+    /// Ends this subscription, returning the subscriber and the subject's delivery if it was
+    /// still live.
+    @inlinable
+    internal func release() -> (Downstream, SubjectDelivery<Output, Failure>?)? {
+        let (downstream, delivery, parent) = lock.locked {
+            () -> (Downstream?, SubjectDelivery<Output, Failure>?, AnyObject?) in
+            defer {
+                self.downstream = nil
+                self.delivery = nil
+                self.parent = nil
+            }
+            return (self.downstream, self.delivery, self.parent)
+        }
+        withExtendedLifetime(parent) {}
+        guard let downstream else { return nil }
+        return (downstream, delivery)
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let (delivery, owed) = lock.locked { () -> (SubjectDelivery<Output, Failure>?, Bool) in
+            guard downstream != nil else { return (nil, false) }
+            self.demand += demand
+            hasRequested = true
+            return (self.delivery, owesCurrentValue)
+        }
+        guard let delivery else { return }
+        delivery.downstreamDemandArrived()
+        if owed, case .currentValue(let current) = policy, let value = current() {
+            delivery.send(owed: value, to: self)
+        }
+    }
+
+    @inlinable
+    internal func cancel() {
+        guard let (_, delivery) = release() else { return }
+        delivery?.detach(self)
+    }
+
+    @usableFromInline
+    internal var description: String { name }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        let (parent, downstream, demand) = lock.locked { (self.parent, self.downstream, self.demand) }
+        return Mirror(self, children: [
+            "parent": parent as Any,
+            "downstream": downstream as Any,
+            "demand": demand,
+            "subject": parent as Any,
+        ])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

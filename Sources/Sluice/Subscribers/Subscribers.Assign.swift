@@ -1,0 +1,106 @@
+extension Subscribers {
+    /// A simple subscriber that assigns received elements to a property indicated by a key path.
+    ///
+    /// The subscriber holds the object strongly until the stream completes or is cancelled.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
+        public typealias Failure = Never
+
+        @usableFromInline
+        internal let lock = Lock()
+
+        @usableFromInline
+        @exclusivity(unchecked)
+        internal var status = SubscriptionStatus.awaitingSubscription
+
+        @usableFromInline
+        @exclusivity(unchecked)
+        internal var storedObject: Root?
+
+        /// The object that contains the property to assign; `nil` once the stream has ended.
+        public var object: Root? { lock.locked { storedObject } }
+
+        /// The key path that indicates the property to assign.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// Creates a subscriber to assign the value of a property indicated by a key path.
+        @inlinable
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            storedObject = object
+            self.keyPath = keyPath
+        }
+
+        @inlinable
+        public func receive(subscription: Subscription) {
+            let accepted = lock.locked { () -> Bool in
+                guard status.isAwaitingSubscription else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        @inlinable
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            guard let object = lock.locked({ status.subscription == nil ? nil : storedObject }) else {
+                return .none
+            }
+            object[keyPath: keyPath] = value
+            return .none
+        }
+
+        @inlinable
+        public func receive(completion: Subscribers.Completion<Never>) {
+            let object = lock.locked { () -> Root? in
+                status = .terminal
+                return storedObject.take()
+            }
+            withExtendedLifetime(object) {}
+        }
+
+        /// Cancels the subscription and releases the object.
+        @inlinable
+        public func cancel() {
+            let (subscription, object) = lock.locked { () -> (Subscription?, Root?) in
+                guard let subscription = status.subscription else { return (nil, nil) }
+                status = .terminal
+                return (subscription, storedObject.take())
+            }
+            withExtendedLifetime(object) {
+                subscription?.cancel()
+            }
+        }
+
+        public var description: String { "Assign \(Root.self)." }
+
+        public var customMirror: Mirror {
+            let (object, status) = lock.locked { (storedObject, self.status) }
+            return Mirror(self, children: [
+                "object": object as Any,
+                "keyPath": keyPath,
+                "status": status,
+            ])
+        }
+
+        public var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Assigns each element from a publisher to a property on an object.
+    ///
+    /// The object is held strongly until the stream ends or the returned cancellable is
+    /// cancelled; beware of assigning to a property of the object that stores the cancellable.
+    @inlinable
+    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>,
+                             on object: Root) -> AnyCancellable {
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
