@@ -9,21 +9,37 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @usableFromInline
     internal let lock = Lock()
 
+    /// What to cancel: a closure, or a cancellable held directly (which costs no closure
+    /// context, the common case of a sink's cancellable).
+    @usableFromInline
+    internal enum Action {
+        case closure(() -> Void)
+        case cancellable(Cancellable)
+
+        @inlinable
+        internal func run() {
+            switch self {
+            case .closure(let cancel): cancel()
+            case .cancellable(let cancellable): cancellable.cancel()
+            }
+        }
+    }
+
     @usableFromInline
     @exclusivity(unchecked)
-    internal var cancelAction: (() -> Void)?
+    internal var cancelAction: Action?
 
     /// Initializes the cancellable object with the given cancel-time closure.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
-        cancelAction = cancel
+        cancelAction = .closure(cancel)
     }
 
     /// Initializes the cancellable object with the given cancellable, cancelling it when this one
     /// is cancelled or deinitialized.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
-        cancelAction = canceller.cancel
+        cancelAction = .cancellable(canceller)
     }
 
     deinit {
@@ -33,11 +49,11 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Cancels the activity. Calls after the first do nothing.
     @inlinable
     public func cancel() {
-        let action = lock.locked { () -> (() -> Void)? in
+        let action = lock.locked { () -> Action? in
             defer { cancelAction = nil }
             return cancelAction
         }
-        action?()
+        action?.run()
     }
 
     /// Stores this type-erasing cancellable instance in the specified collection.

@@ -19,16 +19,21 @@ extension Subscribers {
             self.rawValue = Swift.min(rawValue, Demand.unlimitedRawValue)
         }
 
-        @usableFromInline
-        internal static let unlimitedRawValue = UInt(Int.max) + 1
+        @inlinable
+        internal static var unlimitedRawValue: UInt { UInt(Int.max) + 1 }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRawValue)
+        ///
+        /// Computed rather than stored (Combine declares a `static let`): a stored static
+        /// costs a lazy-initialisation check on every use in a hot path.
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
         /// A request for no elements from the publisher.
         ///
         /// This is equivalent to `Demand.max(0)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements.
         ///

@@ -8,19 +8,21 @@ import Synchronization
 /// the lock rather than inside `Mutex<State>` because subscription state holds non-`Sendable`
 /// subscribers, which `Mutex.withLock`'s `sending` contract cannot express; the owner is what
 /// makes the hand-over safe, and the owner is marked `@unchecked Sendable` for that reason.
+///
+/// `package` so that Sluice's other modules (SluiceTesting, SluiceRx) use the same pattern.
 @usableFromInline
-internal typealias Lock = Mutex<Void>
+package typealias Lock = Mutex<Void>
 
 extension Mutex where Value == Void {
     @inlinable
-    internal init() {
+    package init() {
         self.init(())
     }
 
     /// Runs `body` with the lock held. `body` must not call out of the owning object.
     @inlinable
     @inline(__always)
-    internal borrowing func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package borrowing func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
         _unsafeLock()
         defer { _unsafeUnlock() }
         return try body()

@@ -91,7 +91,13 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream = lock.locked({ link.subscribedDownstream }) else { return .none }
+        let downstream = lock.locked { () -> Downstream? in
+            if case .awaitingSubscription = link {
+                preconditionFailure("\(name) received a value before its subscription (a misbehaving upstream)")
+            }
+            return link.subscribedDownstream
+        }
+        guard let downstream else { return .none }
         switch transform.receive(input) {
         case .emit(let output):
             return downstream.receive(output)
@@ -118,6 +124,9 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
+        if lock.locked({ if case .awaitingSubscription = link { return true } else { return false } }) {
+            preconditionFailure("\(name) received a completion before its subscription (a misbehaving upstream)")
+        }
         guard let (_, downstream) = terminate() else { return }
         switch completion {
         case .finished:
@@ -137,6 +146,9 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
         demand.assertNonZero()
         lock.locked { link.subscription }?.request(demand)
     }
+
+    /// Cancelling before the subscription arrives ends the link; the subscription that arrives
+    /// later is cancelled.
 
     @inlinable
     internal func cancel() {

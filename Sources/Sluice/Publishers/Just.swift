@@ -45,16 +45,26 @@ internal final class JustSubscription<Downstream: Subscriber>: Subscription,
     @usableFromInline
     internal let name: String
 
+    /// Delivery specialised for the concrete downstream (see `SequenceSubscription`).
+    @usableFromInline
+    internal let deliverSpecialized: (JustSubscription) -> Void
+
     @inlinable
     internal init(_ output: Downstream.Input, _ downstream: Downstream, name: String = "Just") {
         self.output = output
         self.downstream = downstream
         self.name = name
+        deliverSpecialized = { $0.deliver() }
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
+        deliverSpecialized(self)
+    }
+
+    @inlinable
+    internal func deliver() {
         guard let downstream = lock.locked({ self.downstream.take() }) else { return }
         _ = downstream.receive(output)
         downstream.receive(completion: .finished)

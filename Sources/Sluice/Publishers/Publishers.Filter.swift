@@ -18,7 +18,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 
@@ -41,7 +41,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
-            upstream.subscribe(TransformSubscription(
+            upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
                 transform: TryFilterTransform<Upstream>(isIncluded: isIncluded)))
         }

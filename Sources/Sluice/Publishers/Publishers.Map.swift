@@ -18,7 +18,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Upstream.Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 
@@ -43,7 +43,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
-            upstream.subscribe(TransformSubscription(
+            upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
                 transform: TryMapTransform<Upstream, Output>(transform: transform)))
         }

@@ -118,19 +118,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     @inlinable
     @discardableResult
     internal func send(_ value: Output) -> Bool {
-        let me = ThreadIdentity.current
-        let (accepted, conduits) = lock.locked { () -> (Bool, [SubjectConduitBase<Output, Failure>]?) in
-            guard completion == nil else { return (false, nil) }
-            if let owner, owner != me {
-                pending.append(.value(value))
-                return (true, nil)
-            }
-            return (true, self.conduits)
-        }
-        if let conduits {
-            deliver(.value(value), to: conduits, as: me)
-        }
-        return accepted
+        enqueueOrDeliver(.value(value), isCompletion: false)
     }
 
     /// Records the completion and delivers it after everything sent before it.
@@ -138,51 +126,43 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     @inlinable
     @discardableResult
     internal func send(completion: Subscribers.Completion<Failure>) -> Bool {
-        let me = ThreadIdentity.current
-        let (accepted, conduits) = lock.locked { () -> (Bool, [SubjectConduitBase<Output, Failure>]?) in
-            guard self.completion == nil else { return (false, nil) }
-            self.completion = completion
-            upstreamSubscriptions = []
-            if let owner, owner != me {
-                pending.append(.completion(completion))
-                return (true, nil)
-            }
-            return (true, self.conduits)
-        }
-        if let conduits {
-            deliver(.completion(completion), to: conduits, as: me)
-        }
-        return accepted
+        enqueueOrDeliver(.completion(completion), isCompletion: true)
     }
 
     /// Delivers a value owed to one conduit, in line with other sends.
     @inlinable
     internal func send(owed value: Output, to conduit: SubjectConduitBase<Output, Failure>) {
-        let me = ThreadIdentity.current
-        let deliverNow = lock.locked { () -> Bool in
-            if let owner, owner != me {
-                pending.append(.owed(value, to: conduit))
-                return false
-            }
-            return true
-        }
-        if deliverNow {
-            deliver(.owed(value, to: conduit), to: [], as: me)
-        }
+        enqueueOrDeliver(.owed(value, to: conduit), isCompletion: false, evenAfterCompletion: true)
     }
 
-    /// Delivers one event; the first (non-nested) caller then drains what others queued.
+    /// The delivery gate. Under one lock: refuse after completion, queue the event if another
+    /// thread is delivering, or become the delivering thread (staying one, nested, if this thread
+    /// already is). The delivering thread then drains what others queued meanwhile.
     @inlinable
-    internal func deliver(_ event: SubjectEvent<Output, Failure>,
-                          to conduits: [SubjectConduitBase<Output, Failure>],
-                          as me: ThreadIdentity) {
-        let nested = lock.locked { () -> Bool in
-            if owner == me { return true }
+    @discardableResult
+    internal func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
+                                   evenAfterCompletion: Bool = false) -> Bool {
+        let me = ThreadIdentity.current
+        let (accepted, nested, conduits) = lock.locked {
+            () -> (Bool, Bool, [SubjectConduitBase<Output, Failure>]?) in
+            guard completion == nil || evenAfterCompletion else { return (false, false, nil) }
+            if isCompletion, case .completion(let completion) = event {
+                self.completion = completion
+                upstreamSubscriptions = []
+            }
+            if let owner {
+                if owner != me {
+                    pending.append(event)
+                    return (true, false, nil)
+                }
+                return (true, true, self.conduits)
+            }
             owner = me
-            return false
+            return (true, false, self.conduits)
         }
+        guard let conduits else { return accepted }
         dispatch(event, to: conduits)
-        if nested { return }
+        if nested { return accepted }
         while true {
             let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectConduitBase<Output, Failure>])? in
                 if pending.isEmpty {
@@ -191,7 +171,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
                 }
                 return (pending.removeFirst(), self.conduits)
             }
-            guard let (event, conduits) = next else { return }
+            guard let (event, conduits) = next else { return accepted }
             dispatch(event, to: conduits)
         }
     }
@@ -202,7 +182,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
         switch event {
         case .value(let value):
             for conduit in conduits {
-                conduit.offer(value)
+                conduit.offerSpecialized(conduit, value)
             }
         case .completion(let completion):
             lock.locked { self.conduits = [] }
@@ -217,10 +197,19 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
 
 /// A subject's subscription for one subscriber, type-erased over the subscriber's type so the
 /// subject can keep all of them in one array.
+///
+/// The subject calls `offerSpecialized` rather than a class method: a generic subclass's
+/// overrides are reached through the library's unspecialised vtable, while this function value
+/// is created where the concrete subscriber type is known, so each delivery runs specialised.
 @usableFromInline
 internal class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    internal let offerSpecialized: (SubjectConduitBase, Output) -> Void
+
     @inlinable
-    internal init() {}
+    internal init(offerSpecialized: @escaping (SubjectConduitBase, Output) -> Void) {
+        self.offerSpecialized = offerSpecialized
+    }
 
     @inlinable
     internal func offer(_ value: Output) {
@@ -281,6 +270,9 @@ internal final class SubjectConduit<Downstream: Subscriber>:
         } else {
             owesCurrentValue = false
         }
+        super.init(offerSpecialized: { conduit, value in
+            unsafeDowncast(conduit, to: SubjectConduit.self).offer(value)
+        })
     }
 
     @inlinable
