@@ -87,13 +87,17 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let target = lock.locked { () -> Downstream? in
-            guard !upstream.isTerminal else { return nil }
-            upstream = .terminal
-            defer { self.subject = nil }
-            return self.subject
+        let (target, subscription) = lock.locked { () -> (Downstream?, Subscription?) in
+            guard !upstream.isTerminal else { return (nil, nil) }
+            defer {
+                upstream = .terminal
+                self.subject = nil
+            }
+            return (self.subject, upstream.subscription)
         }
-        target?.send(completion: completion)
+        withExtendedLifetime(subscription) {
+            target?.send(completion: completion)
+        }
     }
 
     @inlinable
@@ -104,14 +108,16 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable
     internal func cancel() {
-        let subscription = lock.locked { () -> Subscription? in
+        let (subscription, target) = lock.locked { () -> (Subscription?, Downstream?) in
             defer {
                 upstream = .terminal
                 subject = nil
             }
-            return upstream.subscription
+            return (upstream.subscription, self.subject)
         }
-        subscription?.cancel()
+        withExtendedLifetime(target) {
+            subscription?.cancel()
+        }
     }
 
     @usableFromInline

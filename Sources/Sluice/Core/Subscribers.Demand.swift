@@ -127,8 +127,9 @@ extension Subscribers {
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             if lhs.rawValue == unlimitedRawValue { return .unlimited }
+            // Combine answers `.none` when the subtraction overflows, even for a negative `rhs`.
             let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
-            if overflow { return rhs < 0 ? .unlimited : .none }
+            if overflow { return .none }
             return Demand(rawValue: UInt(Swift.max(difference, 0)))
         }
 

@@ -192,12 +192,13 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
 
     @inlinable
     internal func cancel() {
-        let upstream = lock.locked { () -> Subscription? in
+        let previous = lock.locked { () -> State in
             defer { state = .terminal }
-            if case .subscribed(let upstream, _) = state { return upstream }
-            return nil
+            return state
         }
-        upstream?.cancel()
+        if case .subscribed(let upstream, _) = previous {
+            upstream.cancel()
+        }
     }
 
     @usableFromInline

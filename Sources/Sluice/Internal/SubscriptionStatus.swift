@@ -58,10 +58,18 @@ internal enum LinkState<Downstream> {
         return nil
     }
 
-    /// Moves to `terminal`, returning what was live.
+    /// Moves to `terminal`, returning the previous state so that the caller releases what it
+    /// held after unlocking (see `Lock`: nothing is released under a lock).
     @inlinable
-    internal mutating func terminate() -> (subscription: Subscription, downstream: Downstream)? {
-        defer { self = .terminal }
+    internal mutating func terminate() -> LinkState {
+        let previous = self
+        self = .terminal
+        return previous
+    }
+
+    /// The subscription and downstream, if the link is subscribed.
+    @inlinable
+    internal var live: (subscription: Subscription, downstream: Downstream)? {
         if case .subscribed(let subscription, let downstream) = self {
             return (subscription, downstream)
         }

@@ -138,7 +138,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
 
     @inlinable
     internal func terminate() -> (subscription: Subscription, downstream: Downstream)? {
-        lock.locked { link.terminate() }
+        lock.locked { link.terminate() }.live
     }
 
     @inlinable

@@ -121,11 +121,11 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
         while true {
             guard let element = next else {
                 // Exhausted: the last delivery left nothing to look ahead to.
-                let finish = lock.locked { () -> Bool in
+                let live = lock.locked { () -> Downstream? in
                     emitting = false
-                    return self.downstream.take() != nil
+                    return self.downstream.take()
                 }
-                if finish { downstream.receive(completion: .finished) }
+                if live != nil { downstream.receive(completion: .finished) }
                 return
             }
             let proceed = lock.locked { () -> Bool in

@@ -143,12 +143,13 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     internal func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
                                    evenAfterCompletion: Bool = false) -> Bool {
         let me = ThreadIdentity.current
+        var droppedUpstreams: [Subscription] = []
         let (accepted, nested, conduits) = lock.locked {
             () -> (Bool, Bool, [SubjectConduitBase<Output, Failure>]?) in
             guard completion == nil || evenAfterCompletion else { return (false, false, nil) }
             if isCompletion, case .completion(let completion) = event {
                 self.completion = completion
-                upstreamSubscriptions = []
+                swap(&droppedUpstreams, &upstreamSubscriptions)
             }
             if let owner {
                 if owner != me {
@@ -160,6 +161,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
             owner = me
             return (true, false, self.conduits)
         }
+        withExtendedLifetime(droppedUpstreams) {}
         guard let conduits else { return accepted }
         dispatch(event, to: conduits)
         if nested { return accepted }
@@ -185,7 +187,11 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
                 conduit.offerSpecialized(conduit, value)
             }
         case .completion(let completion):
-            lock.locked { self.conduits = [] }
+            let detached = lock.locked { () -> [SubjectConduitBase<Output, Failure>] in
+                defer { self.conduits = [] }
+                return self.conduits
+            }
+            withExtendedLifetime(detached) {}
             for conduit in conduits {
                 conduit.finish(completion)
             }

@@ -56,11 +56,11 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            let object = lock.locked { () -> Root? in
-                status = .terminal
-                return storedObject.take()
+            let (object, previous) = lock.locked { () -> (Root?, SubscriptionStatus) in
+                defer { status = .terminal }
+                return (storedObject.take(), status)
             }
-            withExtendedLifetime(object) {}
+            withExtendedLifetime((object, previous)) {}
         }
 
         /// Cancels the subscription and releases the object.

@@ -76,11 +76,14 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let closures = lock.locked { () -> ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void) in
-                state.status = .terminal
-                return state.releaseClosures()
+            let (closures, status) = lock.locked {
+                () -> (((Input) -> Void, (Subscribers.Completion<Failure>) -> Void), SubscriptionStatus) in
+                defer { state.status = .terminal }
+                return (state.releaseClosures(), state.status)
             }
-            closures.1(completion)
+            withExtendedLifetime(status) {
+                closures.1(completion)
+            }
         }
 
         /// Cancels the subscription and releases the closures.
