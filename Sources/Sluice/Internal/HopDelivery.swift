@@ -1,0 +1,111 @@
+/// The one delivery state machine of every operator that hops to a scheduler (`receive(on:)`,
+/// `delay`, `debounce`, `throttle`, `timeout`, `collect(_:options:)`).
+///
+/// The operator hands events over with ``enqueue(_:)`` and schedules one action per event, as
+/// Combine does; each action calls ``deliverNext(requestingMore:)``, which delivers the *oldest*
+/// queued event, not "its own". So whatever order a concurrent scheduler runs the actions in,
+/// the downstream sees the events in the order they were handed over, one at a time: if an
+/// action finds another delivering, it leaves a debt that the delivering thread pays before it
+/// lets go. A completion is always delivered after every value handed over before it, and
+/// nothing is delivered after a completion or `cancel()`.
+@usableFromInline
+internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
+    @usableFromInline
+    internal enum Event {
+        case value(Downstream.Input)
+        case completion(Subscribers.Completion<Downstream.Failure>)
+    }
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked)
+    internal var queue: RingBuffer<Event> = RingBuffer()
+    /// Whether a completion has been handed over (later events are refused).
+    @usableFromInline @exclusivity(unchecked)
+    internal var completionQueued = false
+    @usableFromInline @exclusivity(unchecked)
+    internal var delivering = false
+    /// Scheduled actions that ran while another was delivering; each is owed one delivery.
+    @usableFromInline @exclusivity(unchecked)
+    internal var owed = 0
+
+    @inlinable
+    internal init(_ downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// Queues an event for delivery. Returns `false` (and queues nothing) after a completion has
+    /// been queued or after `cancel()`.
+    @inlinable
+    @discardableResult
+    internal func enqueue(_ event: Event) -> Bool {
+        lock.locked {
+            guard downstream != nil, !completionQueued else { return false }
+            if case .completion = event { completionQueued = true }
+            queue.append(event)
+            return true
+        }
+    }
+
+    /// Whether the downstream is still there to deliver to.
+    @inlinable
+    internal var isActive: Bool {
+        lock.locked { downstream != nil && !completionQueued }
+    }
+
+    /// Delivers the oldest queued event (and any debts), calling `requestingMore` with the
+    /// non-zero demand the downstream returns for each value.
+    @inlinable
+    internal func deliverNext(requestingMore: (Subscribers.Demand) -> Void = { _ in }) {
+        var next = lock.locked { () -> (Downstream, Event)? in
+            if delivering {
+                owed += 1
+                return nil
+            }
+            guard let downstream, let event = queue.popFirst() else { return nil }
+            delivering = true
+            return (downstream, event)
+        }
+        while let (downstream, event) = next {
+            switch event {
+            case .value(let value):
+                let demand = downstream.receive(value)
+                if demand > 0 { requestingMore(demand) }
+            case .completion(let completion):
+                let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
+                    defer {
+                        self.downstream = nil
+                        queue = RingBuffer()
+                    }
+                    return (self.downstream, queue)
+                }
+                downstream.receive(completion: completion)
+                withExtendedLifetime(released) {}
+            }
+            next = lock.locked { () -> (Downstream, Event)? in
+                guard owed > 0, let downstream = self.downstream, let event = queue.popFirst() else {
+                    owed = 0
+                    delivering = false
+                    return nil
+                }
+                owed -= 1
+                return (downstream, event)
+            }
+        }
+    }
+
+    /// Drops the queue and the downstream: nothing more is delivered.
+    @inlinable
+    internal func cancel() {
+        let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
+            defer {
+                downstream = nil
+                queue = RingBuffer()
+            }
+            return (downstream, queue)
+        }
+        withExtendedLifetime(released) {}
+    }
+}

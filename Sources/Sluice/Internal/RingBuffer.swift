@@ -1,0 +1,66 @@
+/// A first-in, first-out queue backed by a growable circular buffer: `append` and `popFirst`
+/// are O(1), and an empty ring allocates nothing.
+@usableFromInline
+internal struct RingBuffer<Element> {
+    @usableFromInline
+    internal var storage: [Element?] = []
+    @usableFromInline
+    internal var head = 0
+    @usableFromInline
+    internal var count = 0
+
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal var isEmpty: Bool { count == 0 }
+
+    @inlinable
+    internal mutating func append(_ element: Element) {
+        if count == storage.count {
+            grow()
+        }
+        storage[(head + count) % storage.count] = element
+        count += 1
+    }
+
+    @inlinable
+    internal mutating func popFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = storage[head]
+        storage[head] = nil
+        head = (head + 1) % storage.count
+        count -= 1
+        return element
+    }
+
+    @inlinable
+    internal var first: Element? {
+        count > 0 ? storage[head] : nil
+    }
+
+    @inlinable
+    internal mutating func removeAll() {
+        storage = []
+        head = 0
+        count = 0
+    }
+
+    @inlinable
+    internal mutating func grow() {
+        var grown: [Element?] = []
+        grown.reserveCapacity(Swift.max(4, storage.count * 2))
+        for index in 0..<count {
+            grown.append(storage[(head + index) % storage.count])
+        }
+        grown.append(contentsOf: repeatElement(nil, count: Swift.max(4, storage.count * 2) - count))
+        storage = grown
+        head = 0
+    }
+
+    /// The elements, oldest first.
+    @inlinable
+    internal var elements: [Element] {
+        (0..<count).map { storage[(head + $0) % storage.count]! }
+    }
+}

@@ -1,0 +1,251 @@
+extension Publishers {
+    /// A strategy for collecting received elements.
+    public enum TimeGroupingStrategy<Context: Scheduler> {
+        /// A grouping that collects and periodically publishes items.
+        case byTime(Context, Context.SchedulerTimeType.Stride)
+        /// A grouping that collects and publishes items periodically or when a buffer reaches a
+        /// maximum size.
+        case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
+    }
+
+    /// A publisher that buffers and periodically publishes its items.
+    ///
+    /// Windows start at subscription and last one stride each; a window with no elements
+    /// publishes nothing. With `.byTimeOrCount`, a full buffer is published at once (on the
+    /// scheduler) and its window keeps running. On finish the elements collected so far go
+    /// out, then the completion; on failure they are discarded. A window that closes while the
+    /// downstream has no demand is held until it asks, so nothing is lost; a count below 1 stops
+    /// the program at subscription.
+    public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The strategy with which to collect and publish elements.
+        public let strategy: TimeGroupingStrategy<Context>
+        /// Scheduler options to use for the strategy.
+        public let options: Context.SchedulerOptions?
+
+        @inlinable
+        public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.strategy = strategy
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == [Upstream.Output] {
+            upstream.receive(subscriber: CollectByTimeSubscription(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Collects elements by a given time-grouping strategy, and emits a single array of the
+    /// collection.
+    @inlinable
+    public func collect<S: Scheduler>(_ strategy: Publishers.TimeGroupingStrategy<S>,
+                                      options: S.SchedulerOptions? = nil) -> Publishers.CollectByTime<Self, S> {
+        Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
+    }
+}
+
+@usableFromInline
+internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+    where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var link: LinkState<Downstream>
+    @usableFromInline @exclusivity(unchecked)
+    internal var buffer: [Input] = []
+    /// Closed windows waiting for downstream demand.
+    @usableFromInline @exclusivity(unchecked)
+    internal var ready: RingBuffer<[Input]> = RingBuffer()
+    @usableFromInline @exclusivity(unchecked)
+    internal var demand = Subscribers.Demand.none
+    /// The completion to send once every ready window has gone out.
+    @usableFromInline @exclusivity(unchecked)
+    internal var completion: Subscribers.Completion<Failure>?
+    @usableFromInline @exclusivity(unchecked)
+    internal var timer: Cancellable?
+    @usableFromInline
+    internal let delivery: HopDelivery<Downstream>
+    @usableFromInline
+    internal let scheduler: Context
+    @usableFromInline
+    internal let stride: Context.SchedulerTimeType.Stride
+    /// The buffer size that closes a window early, or nil for `.byTime`.
+    @usableFromInline
+    internal let count: Int?
+    @usableFromInline
+    internal let options: Context.SchedulerOptions?
+
+    @inlinable
+    internal init(downstream: Downstream, publisher: Publishers.CollectByTime<Upstream, Context>) {
+        link = .awaitingSubscription(downstream)
+        delivery = HopDelivery(downstream)
+        options = publisher.options
+        switch publisher.strategy {
+        case .byTime(let scheduler, let stride):
+            self.scheduler = scheduler
+            self.stride = stride
+            count = nil
+        case .byTimeOrCount(let scheduler, let stride, let count):
+            precondition(count > 0, "collect(.byTimeOrCount(_:_:count)) needs a count of at least 1, got \(count)")
+            self.scheduler = scheduler
+            self.stride = stride
+            self.count = count
+        }
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let downstream = lock.locked { () -> Downstream? in
+            guard case .awaitingSubscription(let downstream) = link else { return nil }
+            link = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: stride), interval: stride,
+                                          tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
+            self?.closeWindow()
+        }
+        let stale = lock.locked { () -> Cancellable? in
+            guard link.live != nil else { return newTimer }
+            timer = newTimer
+            return nil
+        }
+        stale?.cancel()
+        downstream.receive(subscription: self)
+        if count == nil {
+            subscription.request(.unlimited)
+        }
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        let full = lock.locked { () -> Bool in
+            guard link.live != nil else { return false }
+            buffer.append(input)
+            guard let count, buffer.count >= count else { return false }
+            ready.append(buffer)
+            buffer = []
+            return true
+        }
+        if full {
+            scheduler.schedule(options: options) { self.flush() }
+        }
+        return .none
+    }
+
+    @inlinable
+    internal func closeWindow() {
+        let closed = lock.locked { () -> Bool in
+            guard link.live != nil, !buffer.isEmpty else { return false }
+            ready.append(buffer)
+            buffer = []
+            return true
+        }
+        if closed { flush() }
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
+            let previous = link.terminate()
+            guard previous.live != nil else { return (previous, nil) }
+            switch completion {
+            case .finished:
+                if !buffer.isEmpty { ready.append(buffer) }
+            case .failure:
+                ready.removeAll()
+            }
+            buffer = []
+            self.completion = completion
+            defer { timer = nil }
+            return (previous, timer)
+        }
+        timerToCancel?.cancel()
+        guard previous.live != nil else { return }
+        scheduler.schedule(options: options) { self.flush() }
+    }
+
+    /// Hands ready windows to the delivery while there is demand, then the completion once no
+    /// window is left.
+    @inlinable
+    internal func flush() {
+        while true {
+            // Popping and queueing happen under one lock so that two threads flushing at once
+            // cannot swap windows; the delivery's lock is only ever taken inside this one.
+            let queued = lock.locked { () -> Bool in
+                if demand > 0, let window = ready.popFirst() {
+                    demand -= 1
+                    return delivery.enqueue(.value(window))
+                }
+                if ready.isEmpty, let completion {
+                    self.completion = nil
+                    return delivery.enqueue(.completion(completion))
+                }
+                return false
+            }
+            guard queued else { return }
+            delivery.deliverNext { more in
+                let upstream = lock.locked { () -> Subscription? in
+                    demand += more
+                    return link.subscription
+                }
+                if let count { upstream?.request(more * count) }
+            }
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let upstream = lock.locked { () -> Subscription? in
+            self.demand += demand
+            return link.subscription
+        }
+        if let count { upstream?.request(demand * count) }
+        flush()
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, [Input]) in
+            defer {
+                timer = nil
+                buffer = []
+                ready.removeAll()
+                completion = nil
+            }
+            return (link.terminate(), timer, buffer)
+        }
+        withExtendedLifetime(dropped) {}
+        timerToCancel?.cancel()
+        delivery.cancel()
+        previous.live?.subscription.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "CollectByTime" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

@@ -1,0 +1,182 @@
+extension Publishers {
+    /// A publisher that publishes elements only after a specified time interval elapses between
+    /// events.
+    ///
+    /// Each value restarts the wait; the latest value goes out once `dueTime` passes with no
+    /// newer one. A value whose time comes while the downstream has no demand is dropped, and a
+    /// value still waiting when the upstream completes is dropped, as in Combine; the
+    /// completion is delivered on the scheduler.
+    public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The amount of time the publisher should wait before publishing an element.
+        public let dueTime: Context.SchedulerTimeType.Stride
+        /// The scheduler on which this publisher delivers elements.
+        public let scheduler: Context
+        /// Scheduler options that customize this publisher's delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        @inlinable
+        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.dueTime = dueTime
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.receive(subscriber: DebounceSubscription(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Publishes elements only after a specified time interval elapses between events.
+    @inlinable
+    public func debounce<S: Scheduler>(for dueTime: S.SchedulerTimeType.Stride, scheduler: S,
+                                       options: S.SchedulerOptions? = nil) -> Publishers.Debounce<Self, S> {
+        Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)
+    }
+}
+
+@usableFromInline
+internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var link: LinkState<Downstream>
+    @usableFromInline @exclusivity(unchecked)
+    internal var demand = Subscribers.Demand.none
+    /// The value waiting for its quiet period, tagged with the generation that scheduled it.
+    @usableFromInline @exclusivity(unchecked)
+    internal var pending: (value: Input, generation: UInt64)?
+    @usableFromInline @exclusivity(unchecked)
+    internal var generation: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked)
+    internal var timer: Cancellable?
+    @usableFromInline
+    internal let delivery: HopDelivery<Downstream>
+    @usableFromInline
+    internal let publisher: Publishers.Debounce<Upstream, Context>
+
+    @inlinable
+    internal init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
+        link = .awaitingSubscription(downstream)
+        delivery = HopDelivery(downstream)
+        self.publisher = publisher
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let downstream = lock.locked { () -> Downstream? in
+            guard case .awaitingSubscription(let downstream) = link else { return nil }
+            link = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        let scheduler = publisher.scheduler
+        let due = scheduler.now.advanced(by: publisher.dueTime)
+        guard let current = lock.locked({ () -> UInt64? in
+            guard link.live != nil else { return nil }
+            generation += 1
+            pending = (input, generation)
+            return generation
+        }) else { return .none }
+        // A repeating timer, as Combine uses; it is cancelled when it first fires.
+        let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
+                                          options: publisher.options) { [weak self] in self?.fire(current) }
+        let previous = lock.locked { () -> Cancellable? in
+            guard generation == current, link.live != nil else { return newTimer }
+            defer { timer = newTimer }
+            return timer
+        }
+        previous?.cancel()
+        return .none
+    }
+
+    @inlinable
+    internal func fire(_ firing: UInt64) {
+        let (value, timerToCancel) = lock.locked { () -> (Input?, Cancellable?) in
+            guard let pending, pending.generation == firing else { return (nil, nil) }
+            self.pending = nil
+            defer { timer = nil }
+            guard demand > 0 else { return (nil, timer) }
+            demand -= 1
+            return (pending.value, timer)
+        }
+        timerToCancel?.cancel()
+        guard let value, delivery.enqueue(.value(value)) else { return }
+        delivery.deliverNext { more in lock.locked { demand += more } }
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Input?) in
+            defer {
+                pending = nil
+                timer = nil
+            }
+            return (link.terminate(), timer, pending?.value)
+        }
+        withExtendedLifetime(dropped) {}
+        timerToCancel?.cancel()
+        guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
+        publisher.scheduler.schedule(options: nil) { self.delivery.deliverNext() }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.locked { self.demand += demand }
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Input?) in
+            defer {
+                pending = nil
+                timer = nil
+            }
+            return (link.terminate(), timer, pending?.value)
+        }
+        withExtendedLifetime(dropped) {}
+        timerToCancel?.cancel()
+        delivery.cancel()
+        previous.live?.subscription.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "Debounce" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        let (downstream, demand, value) = lock.locked { (link.downstream, self.demand, pending?.value) }
+        return Mirror(self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": value as Any])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

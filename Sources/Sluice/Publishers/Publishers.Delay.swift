@@ -1,0 +1,130 @@
+extension Publishers {
+    /// A publisher that delays delivery of elements and completion to the downstream receiver.
+    ///
+    /// Each value and the completion (finished or failed) is delivered `interval` after it
+    /// arrives. Values keep their order and none is lost, even on a concurrent queue.
+    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// The amount of time to delay.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The allowed tolerance in delivering delayed events.
+        public let tolerance: Context.SchedulerTimeType.Stride
+        /// The scheduler to deliver the delayed events.
+        public let scheduler: Context
+        /// Options relevant to the scheduler's behavior.
+        public let options: Context.SchedulerOptions?
+
+        @inlinable
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride,
+                    tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    options: Context.SchedulerOptions? = nil) {
+            self.upstream = upstream
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.receive(subscriber: DelaySubscription(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Delays delivery of all output to the downstream receiver by a specified amount of time on
+    /// a particular scheduler.
+    @inlinable
+    public func delay<S: Scheduler>(for interval: S.SchedulerTimeType.Stride,
+                                    tolerance: S.SchedulerTimeType.Stride? = nil, scheduler: S,
+                                    options: S.SchedulerOptions? = nil) -> Publishers.Delay<Self, S> {
+        Publishers.Delay(upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+                         scheduler: scheduler, options: options)
+    }
+}
+
+/// Combine's delay subscription has no custom description; neither does this one.
+@usableFromInline
+internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>: Subscriber,
+    Subscription, @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Downstream.Input
+    @usableFromInline
+    internal typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var link: LinkState<Downstream>
+    @usableFromInline
+    internal let delivery: HopDelivery<Downstream>
+    @usableFromInline
+    internal let publisher: Publishers.Delay<Upstream, Context>
+
+    @inlinable
+    internal init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
+        link = .awaitingSubscription(downstream)
+        delivery = HopDelivery(downstream)
+        self.publisher = publisher
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let downstream = lock.locked { () -> Downstream? in
+            guard case .awaitingSubscription(let downstream) = link else { return nil }
+            link = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard lock.locked({ link.live != nil }), delivery.enqueue(.value(input)) else { return .none }
+        scheduleDelivery()
+        return .none
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        guard lock.locked({ link.terminate() }).live != nil, delivery.enqueue(.completion(completion)) else { return }
+        scheduleDelivery()
+    }
+
+    @inlinable
+    internal func scheduleDelivery() {
+        let scheduler = publisher.scheduler
+        scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval), tolerance: publisher.tolerance,
+                           options: publisher.options) { self.deliver() }
+    }
+
+    @inlinable
+    internal func deliver() {
+        delivery.deliverNext { demand in
+            lock.locked { link.subscription }?.request(demand)
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        lock.locked { link.subscription }?.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let previous = lock.locked { link.terminate() }
+        delivery.cancel()
+        previous.live?.subscription.cancel()
+    }
+}

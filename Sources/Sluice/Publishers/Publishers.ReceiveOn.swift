@@ -1,0 +1,127 @@
+extension Publishers {
+    /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
+    ///
+    /// Values and the completion are scheduled, one action each, as in Combine; the subscription,
+    /// requests and cancellation pass through synchronously. Unlike Combine, the order of values
+    /// is kept even on a concurrent scheduler, and the downstream never receives two at once.
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler the publisher is to use for element delivery.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.receive(subscriber: ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+extension Publisher {
+    /// Specifies the scheduler on which to receive elements from the publisher.
+    ///
+    /// Everything downstream of this operator runs on the scheduler. The hop is asynchronous
+    /// even when the value is sent on the scheduler already (`DispatchQueue.main` delivers on a
+    /// later turn of the main queue); `ImmediateScheduler` delivers synchronously.
+    @inlinable
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+@usableFromInline
+internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    internal typealias Input = Downstream.Input
+    @usableFromInline
+    internal typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var link: LinkState<Downstream>
+    @usableFromInline
+    internal let delivery: HopDelivery<Downstream>
+    @usableFromInline
+    internal let scheduler: Context
+    @usableFromInline
+    internal let options: Context.SchedulerOptions?
+
+    @inlinable
+    internal init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        link = .awaitingSubscription(downstream)
+        delivery = HopDelivery(downstream)
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let downstream = lock.locked { () -> Downstream? in
+            guard case .awaitingSubscription(let downstream) = link else { return nil }
+            link = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard lock.locked({ link.live != nil }), delivery.enqueue(.value(input)) else { return .none }
+        scheduler.schedule(options: options) { self.deliver() }
+        return .none
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        let previous = lock.locked { link.terminate() }
+        guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
+        scheduler.schedule(options: options) { self.deliver() }
+    }
+
+    @inlinable
+    internal func deliver() {
+        delivery.deliverNext { demand in
+            lock.locked { link.subscription }?.request(demand)
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        lock.locked { link.subscription }?.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let previous = lock.locked { link.terminate() }
+        delivery.cancel()
+        previous.live?.subscription.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "ReceiveOn" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

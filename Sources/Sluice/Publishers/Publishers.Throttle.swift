@@ -1,0 +1,185 @@
+extension Publishers {
+    /// A publisher that publishes either the most-recent or first element published by the
+    /// upstream publisher in a specified time interval.
+    ///
+    /// The first value goes out on the scheduler's next turn; later values wait until `interval`
+    /// has passed since the previous emission, and of the values that arrive meanwhile the
+    /// latest (or, with `latest: false`, the first) is the one sent. A value that arrives while
+    /// the downstream has no demand is dropped. A completion waits for a pending value and goes
+    /// out right after it.
+    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The interval in which to find and emit the most recent element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to publish elements.
+        public let scheduler: Context
+        /// A Boolean value indicating whether to publish the most recent element.
+        public let latest: Bool
+
+        @inlinable
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.receive(subscriber: ThrottleSubscription(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Publishes either the most-recent or first element published by the upstream publisher in
+    /// the specified time interval.
+    @inlinable
+    public func throttle<S: Scheduler>(for interval: S.SchedulerTimeType.Stride, scheduler: S,
+                                       latest: Bool) -> Publishers.Throttle<Self, S> {
+        Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+    }
+}
+
+@usableFromInline
+internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var link: LinkState<Downstream>
+    @usableFromInline @exclusivity(unchecked)
+    internal var demand = Subscribers.Demand.none
+    /// The value waiting for its emission time.
+    @usableFromInline @exclusivity(unchecked)
+    internal var pending: Input?
+    /// A completion that arrived while a value was pending; it follows that value.
+    @usableFromInline @exclusivity(unchecked)
+    internal var pendingCompletion: Subscribers.Completion<Failure>?
+    @usableFromInline @exclusivity(unchecked)
+    internal var lastEmission: Context.SchedulerTimeType?
+    @usableFromInline
+    internal let delivery: HopDelivery<Downstream>
+    @usableFromInline
+    internal let publisher: Publishers.Throttle<Upstream, Context>
+
+    @inlinable
+    internal init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
+        link = .awaitingSubscription(downstream)
+        delivery = HopDelivery(downstream)
+        self.publisher = publisher
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let downstream = lock.locked { () -> Downstream? in
+            guard case .awaitingSubscription(let downstream) = link else { return nil }
+            link = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(.unlimited)
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        let scheduler = publisher.scheduler
+        let now = scheduler.now
+        let emission = lock.locked { () -> Context.SchedulerTimeType? in
+            guard link.live != nil else { return nil }
+            if pending != nil {
+                if publisher.latest { pending = input }
+                return nil
+            }
+            guard demand > 0 else { return nil }
+            demand -= 1
+            pending = input
+            guard let lastEmission else { return now }
+            return Swift.max(now, lastEmission.advanced(by: publisher.interval))
+        }
+        guard let emission else { return .none }
+        if emission == now {
+            scheduler.schedule { self.emit() }
+        } else {
+            scheduler.schedule(after: emission) { self.emit() }
+        }
+        return .none
+    }
+
+    @inlinable
+    internal func emit() {
+        let now = publisher.scheduler.now
+        let (value, completion) = lock.locked { () -> (Input?, Subscribers.Completion<Failure>?) in
+            guard let value = pending else { return (nil, nil) }
+            pending = nil
+            lastEmission = now
+            defer { pendingCompletion = nil }
+            return (value, pendingCompletion)
+        }
+        guard let value, delivery.enqueue(.value(value)) else { return }
+        delivery.deliverNext { more in lock.locked { demand += more } }
+        if let completion, delivery.enqueue(.completion(completion)) {
+            delivery.deliverNext()
+        }
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        let (previous, waitsForValue) = lock.locked { () -> (LinkState<Downstream>, Bool) in
+            let previous = link.terminate()
+            guard previous.live != nil else { return (previous, false) }
+            if pending != nil {
+                pendingCompletion = completion
+                return (previous, true)
+            }
+            return (previous, false)
+        }
+        guard previous.live != nil, !waitsForValue, delivery.enqueue(.completion(completion)) else { return }
+        publisher.scheduler.schedule { self.delivery.deliverNext() }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.locked { self.demand += demand }
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (previous, dropped) = lock.locked { () -> (LinkState<Downstream>, Input?) in
+            defer {
+                pending = nil
+                pendingCompletion = nil
+            }
+            return (link.terminate(), pending)
+        }
+        withExtendedLifetime(dropped) {}
+        delivery.cancel()
+        previous.live?.subscription.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "Throttle" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

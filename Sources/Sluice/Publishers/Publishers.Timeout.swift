@@ -1,0 +1,191 @@
+extension Publishers {
+    /// A publisher that terminates if the upstream does not publish within a specified interval.
+    ///
+    /// The clock starts at subscription, restarts on the first request and after every value.
+    /// When it runs out, the upstream is cancelled and the stream fails with `customError()`,
+    /// or finishes if there is none. Values and the upstream's completion are delivered on the
+    /// scheduler.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum time interval the publisher can go without emitting an element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to deliver events.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+        /// A closure that executes if the publisher times out, producing its failure.
+        public let customError: (() -> Upstream.Failure)?
+
+        @inlinable
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.receive(subscriber: TimeoutSubscription(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Terminates publishing if the upstream publisher exceeds the specified time interval
+    /// without producing an element.
+    @inlinable
+    public func timeout<S: Scheduler>(_ interval: S.SchedulerTimeType.Stride, scheduler: S,
+                                      options: S.SchedulerOptions? = nil,
+                                      customError: (() -> Failure)? = nil) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options,
+                           customError: customError)
+    }
+}
+
+@usableFromInline
+internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked)
+    internal var link: LinkState<Downstream>
+    @usableFromInline @exclusivity(unchecked)
+    internal var timer: Cancellable?
+    /// Bumped each time the clock restarts, so a timer that fires late does nothing.
+    @usableFromInline @exclusivity(unchecked)
+    internal var generation: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked)
+    internal var requested = false
+    @usableFromInline
+    internal let delivery: HopDelivery<Downstream>
+    @usableFromInline
+    internal let publisher: Publishers.Timeout<Upstream, Context>
+
+    @inlinable
+    internal init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
+        link = .awaitingSubscription(downstream)
+        delivery = HopDelivery(downstream)
+        self.publisher = publisher
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let downstream = lock.locked { () -> Downstream? in
+            guard case .awaitingSubscription(let downstream) = link else { return nil }
+            link = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        restartClock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    internal func restartClock() {
+        let scheduler = publisher.scheduler
+        let current = lock.locked { () -> UInt64 in
+            generation += 1
+            return generation
+        }
+        let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval),
+                                          interval: publisher.interval, tolerance: scheduler.minimumTolerance,
+                                          options: publisher.options) { [weak self] in self?.timedOut(current) }
+        let previous = lock.locked { () -> Cancellable? in
+            guard generation == current, link.live != nil else { return newTimer }
+            defer { timer = newTimer }
+            return timer
+        }
+        previous?.cancel()
+    }
+
+    @inlinable
+    internal func timedOut(_ firing: UInt64) {
+        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
+            guard generation == firing, link.live != nil else { return (.terminal, nil) }
+            defer { timer = nil }
+            return (link.terminate(), timer)
+        }
+        timerToCancel?.cancel()
+        guard let (upstream, _) = previous.live else { return }
+        upstream.cancel()
+        let completion: Subscribers.Completion<Failure> = publisher.customError.map { .failure($0()) } ?? .finished
+        if delivery.enqueue(.completion(completion)) {
+            delivery.deliverNext()
+        }
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard lock.locked({ link.live != nil }), delivery.enqueue(.value(input)) else { return .none }
+        restartClock()
+        publisher.scheduler.schedule(options: publisher.options) { self.deliver() }
+        return .none
+    }
+
+    @inlinable
+    internal func deliver() {
+        delivery.deliverNext { demand in
+            lock.locked { link.subscription }?.request(demand)
+        }
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
+            defer { timer = nil }
+            return (link.terminate(), timer)
+        }
+        timerToCancel?.cancel()
+        guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
+        publisher.scheduler.schedule(options: publisher.options) { self.delivery.deliverNext() }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        let (upstream, first) = lock.locked { () -> (Subscription?, Bool) in
+            defer { requested = true }
+            return (link.subscription, !requested)
+        }
+        guard let upstream else { return }
+        if first { restartClock() }
+        upstream.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
+            defer { timer = nil }
+            return (link.terminate(), timer)
+        }
+        timerToCancel?.cancel()
+        delivery.cancel()
+        previous.live?.subscription.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "Timeout" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+
+/// A scheduler for the main thread that runs work at once when it can.
+///
+/// ``shared`` runs an action immediately when called on the main thread with none of its own
+/// actions still queued, and otherwise hops to the main queue, behind what it queued before
+/// (so order is kept): RxSwift's `MainScheduler.instance`. ``asynchronous`` always hops:
+/// `MainScheduler.asyncInstance`. Both run on the main thread, so a `@MainActor` closure after a
+/// `receive(on:)` to either satisfies Swift's main-actor check.
+///
+/// Its time and options types are `DispatchQueue`'s (options are ignored), so it fits wherever
+/// an `AnySchedulerOf<DispatchQueue>` does.
+public struct UIScheduler: Scheduler, Sendable {
+    public typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
+    public typealias SchedulerOptions = DispatchQueue.SchedulerOptions
+
+    /// Runs work inline on the main thread when nothing of its own is queued.
+    public static let shared = UIScheduler(inline: true)
+
+    /// Always hops to the main queue, even from the main thread.
+    public static let asynchronous = UIScheduler(inline: false)
+
+    private let inline: Bool
+
+    /// Actions `shared` has queued on the main queue and not yet run; while there are any, a new
+    /// action queues behind them instead of running inline.
+    private static let queued = Atomic<Int>(0)
+
+    private init(inline: Bool) {
+        self.inline = inline
+    }
+
+    public var now: SchedulerTimeType { DispatchQueue.main.now }
+
+    public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
+
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        if inline, Thread.isMainThread, UIScheduler.queued.load(ordering: .acquiring) == 0 {
+            action()
+            return
+        }
+        UIScheduler.queued.add(1, ordering: .acquiringAndReleasing)
+        DispatchQueue.main.schedule(options: nil) {
+            UIScheduler.queued.subtract(1, ordering: .acquiringAndReleasing)
+            action()
+        }
+    }
+
+    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+                         options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        DispatchQueue.main.schedule(after: date, tolerance: tolerance, options: nil, action)
+    }
+
+    @discardableResult
+    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+                         _ action: @escaping () -> Void) -> Cancellable {
+        DispatchQueue.main.schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import XCTest
+
+/// Reports a test failure at the caller's source location, in whichever framework is running:
+/// an `Issue` under Swift Testing, `XCTFail` under XCTest.
+///
+/// Tests of SluiceTesting itself (and anyone who wants to check a failure message) can capture
+/// failures instead, with ``capturingFailures(_:)``; Linux XCTest has no `XCTExpectFailure`.
+public enum TestFailure {
+    /// A failure that was reported, with where it was reported from.
+    public struct Report: Sendable, CustomStringConvertible {
+        public var message: String
+        public var fileID: String
+        public var filePath: String
+        public var line: Int
+        public var column: Int
+
+        public var description: String { "\(fileID):\(line): \(message)" }
+    }
+
+    @TaskLocal private static var capture: CaptureBox?
+
+    private final class CaptureBox: @unchecked Sendable {
+        let lock = NSLock()
+        var reports: [Report] = []
+        func append(_ report: Report) {
+            lock.lock()
+            reports.append(report)
+            lock.unlock()
+        }
+    }
+
+    /// Reports `message` as a test failure at the given location.
+    public static func report(_ message: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                              line: UInt = #line, column: UInt = #column) {
+        let report = Report(message: message, fileID: "\(fileID)", filePath: "\(filePath)",
+                            line: Int(line), column: Int(column))
+        if let capture {
+            capture.append(report)
+            return
+        }
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message),
+                         sourceLocation: SourceLocation(fileID: report.fileID, filePath: report.filePath,
+                                                        line: report.line, column: report.column))
+        } else {
+            XCTFail(message, file: filePath, line: line)
+        }
+    }
+
+    /// Runs `body`, collecting the failures it reports instead of failing the current test.
+    public static func capturingFailures<T>(_ body: () throws -> T) rethrows -> (result: T, failures: [Report]) {
+        let box = CaptureBox()
+        let result = try $capture.withValue(box) { try body() }
+        return (result, box.reports)
+    }
+
+    /// Runs `body`, collecting the failures it reports instead of failing the current test.
+    public static func capturingFailures<T>(_ body: () async throws -> T) async rethrows -> (result: T, failures: [Report]) {
+        let box = CaptureBox()
+        let result = try await $capture.withValue(box) { try await body() }
+        return (result, box.reports)
+    }
+}
