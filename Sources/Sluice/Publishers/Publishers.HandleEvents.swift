@@ -152,7 +152,11 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
             return (downstream, hooks?.receiveOutput)
         }
         guard let (downstream, receiveOutput) = live else { return .none }
-        receiveOutput?(input)
+        if let receiveOutput {
+            receiveOutput(input)
+            // The hook may have cancelled: then the value is not delivered.
+            if lock.locked({ link.downstream == nil }) { return .none }
+        }
         let more = downstream.receive(input)
         if more != .none {
             lock.locked { hooks?.receiveRequest }?(more)
