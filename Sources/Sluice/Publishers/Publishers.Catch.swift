@@ -204,26 +204,30 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        let action = lock.locked { () -> CompletionAction in
+        // `previous` holds the upstream's subscription until after unlocking (nothing is
+        // released under the lock).
+        let (action, previous) = lock.locked { () -> (CompletionAction, State?) in
             switch state {
             case .upstream(_, let downstream):
+                let previous = state
                 switch completion {
                 case .finished:
                     state = .terminal
-                    return .finish(downstream)
+                    return (.finish(downstream), previous)
                 case .failure(let error):
                     state = .recovering(downstream)
-                    return .recover(error)
+                    return (.recover(error), previous)
                 }
             case .recovering, .recovered:
                 if case .failure = completion {
                     preconditionFailure("\(name)'s upstream failed a second time (a misbehaving upstream)")
                 }
-                return .ignore
+                return (.ignore, nil)
             case .awaitingSubscription, .terminal:
-                return .ignore
+                return (.ignore, nil)
             }
         }
+        withExtendedLifetime(previous) {}
         switch action {
         case .ignore:
             break

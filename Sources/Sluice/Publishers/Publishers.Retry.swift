@@ -162,22 +162,24 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let action = lock.locked { () -> CompletionAction in
-            guard link.downstream != nil else { return .ignore }
+        // `replaced` holds the failed subscription until after unlocking (nothing is released
+        // under the lock).
+        let (action, replaced) = lock.locked { () -> (CompletionAction, LinkState<Downstream>?) in
+            guard let downstream = link.downstream else { return (.ignore, nil) }
             if case .failure = completion, remaining != 0 {
                 if let left = remaining { remaining = left - 1 }
-                if case .subscribed(_, let downstream) = link {
-                    link = .awaitingSubscription(downstream)
-                }
+                let previous = link
+                link = .awaitingSubscription(downstream)
                 if subscribing {
                     resubscribe = true
-                    return .ignore
+                    return (.ignore, previous)
                 }
                 subscribing = true
-                return .resubscribe
+                return (.resubscribe, previous)
             }
-            return .forward(link.terminate())
+            return (.forward(link.terminate()), nil)
         }
+        withExtendedLifetime(replaced) {}
         switch action {
         case .ignore:
             break
