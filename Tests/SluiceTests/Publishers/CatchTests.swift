@@ -368,8 +368,7 @@ struct CatchTests {
     }
 
     @Test func operatorsKeepTheirParts() {
-        let upstream = Just(1).tryMap { $0 }
-        let caught = upstream.catch { _ in Just(2) }
+        let caught = Fail<Int, TestError>(error: TestError()).catch { _ in Just(2) }
         var out: [Int] = []
         _ = caught.handler(TestError()).sink { out.append($0) }
         #expect(out == [2])
