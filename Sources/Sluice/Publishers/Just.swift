@@ -20,7 +20,13 @@ public struct Just<Output>: Publisher {
     }
 }
 
-extension Just: Equatable where Output: Equatable {}
+extension Just: Equatable where Output: Equatable {
+    /// Two `Just` publishers are equal when their outputs are equal.
+    @inlinable
+    public static func == (lhs: Just<Output>, rhs: Just<Output>) -> Bool {
+        lhs.output == rhs.output
+    }
+}
 
 extension Just: Sendable where Output: Sendable {}
 

@@ -40,7 +40,13 @@ extension Optional {
     }
 }
 
-extension Optional.Publisher: Equatable where Wrapped: Equatable {}
+extension Optional.Publisher: Equatable where Wrapped: Equatable {
+    /// Two optional publishers are equal when their outputs are equal.
+    @inlinable
+    public static func == (lhs: Optional<Wrapped>.Publisher, rhs: Optional<Wrapped>.Publisher) -> Bool {
+        lhs.output == rhs.output
+    }
+}
 
 extension Optional.Publisher: Sendable where Wrapped: Sendable {}
 

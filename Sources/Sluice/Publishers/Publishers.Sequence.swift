@@ -34,7 +34,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Sequence: Equatable where Elements: Equatable {}
+extension Publishers.Sequence: Equatable where Elements: Equatable {
+    /// Two sequence publishers are equal when their sequences are equal.
+    @inlinable
+    public static func == (lhs: Publishers.Sequence<Elements, Failure>, rhs: Publishers.Sequence<Elements, Failure>) -> Bool {
+        lhs.sequence == rhs.sequence
+    }
+}
 
 extension Publishers.Sequence: Sendable where Elements: Sendable {}
 

@@ -49,7 +49,13 @@ extension Result {
     }
 }
 
-extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}
+extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {
+    /// Two result publishers are equal when their results are equal.
+    @inlinable
+    public static func == (lhs: Result<Success, Failure>.Publisher, rhs: Result<Success, Failure>.Publisher) -> Bool {
+        lhs.result == rhs.result
+    }
+}
 
 extension Result.Publisher: Sendable where Success: Sendable, Failure: Sendable {}
 
