@@ -35,6 +35,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         attemptToFulfill { result in future.value.fulfill(result) }
     }
 
+    /// Attaches the subscriber; it receives the result once the promise is fulfilled (at once
+    /// if it already has been), a success only after it has requested a value.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let conduit = FutureConduit(subscriber, parent: self)

@@ -22,6 +22,8 @@ extension Optional {
             self.output = output
         }
 
+        /// Hands the subscriber a subscription that sends the value on its first demand, or
+        /// finishes the subscriber at once if there is no value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {

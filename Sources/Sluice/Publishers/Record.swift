@@ -34,6 +34,8 @@ public struct Record<Output, Failure: Error>: Publisher {
         self.init(recording: Recording(output: output, completion: completion))
     }
 
+    /// Plays the recording back to the subscriber as it requests values, then sends the recorded
+    /// completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let output = recording.output

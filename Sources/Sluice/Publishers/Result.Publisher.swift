@@ -30,6 +30,8 @@ extension Result {
             self.init(.failure(failure))
         }
 
+        /// Hands the subscriber a subscription that sends the success value on its first demand,
+        /// or fails the subscriber at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
