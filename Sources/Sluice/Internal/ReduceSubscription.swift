@@ -74,6 +74,9 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
         /// The result is decided (the upstream finished, or the logic ended the stream early),
         /// but the downstream has not asked yet.
         case awaitingDemand(Downstream, result: Logic.Output?)
+        /// Sending the result and `.finished`; a cancel from inside the downstream's
+        /// `receive(_:)` moves on to `terminal`, and then `.finished` is not sent.
+        case delivering(Downstream)
         /// Cancelled before the upstream's subscription arrived. Combine ignores such a cancel
         /// and still asks the late subscription for `.unlimited`; Sluice makes that same request
         /// (what the upstream observes) but forwards nothing downstream.
@@ -112,7 +115,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             case .cancelledBeforeSubscription:
                 state = .terminal
                 return (nil, true)
-            case .subscribed, .awaitingDemand, .terminal:
+            case .subscribed, .awaitingDemand, .delivering, .terminal:
                 return (nil, false)
             }
         }
@@ -152,7 +155,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             let decided = lock.locked { () -> (upstream: Subscription, ready: Downstream?)? in
                 guard case .subscribed(let upstream, let downstream) = state else { return nil }
                 if demanded {
-                    state = .terminal
+                    state = .delivering(downstream)
                     return (upstream, downstream)
                 }
                 state = .awaitingDemand(downstream, result: result)
@@ -186,7 +189,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             let ready = lock.locked { () -> Downstream? in
                 guard case .subscribed(_, let downstream) = state else { return nil }
                 if demanded || !receivedValue {
-                    state = .terminal
+                    state = .delivering(downstream)
                     return downstream
                 }
                 state = .awaitingDemand(downstream, result: result)
@@ -205,12 +208,20 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
         }
     }
 
+    /// Sends the result and `.finished`; the state is `.delivering(downstream)`.
     @inlinable
     internal func deliver(_ result: Logic.Output?, to downstream: Downstream) {
         if let result {
             _ = downstream.receive(result)
         }
-        downstream.receive(completion: .finished)
+        let finish = lock.locked { () -> Bool in
+            guard case .delivering = state else { return false }
+            state = .terminal
+            return true
+        }
+        if finish {
+            downstream.receive(completion: .finished)
+        }
     }
 
     @inlinable
@@ -219,7 +230,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
         let ready = lock.locked { () -> (Downstream, Logic.Output?)? in
             demanded = true
             guard case .awaitingDemand(let downstream, let result) = state else { return nil }
-            state = .terminal
+            state = .delivering(downstream)
             return (downstream, result)
         }
         guard let (downstream, result) = ready else { return }
@@ -236,7 +247,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             case .subscribed(let upstream, _):
                 state = .terminal
                 return upstream
-            case .awaitingDemand:
+            case .awaitingDemand, .delivering:
                 state = .terminal
                 return nil
             case .cancelledBeforeSubscription, .terminal:
@@ -256,6 +267,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             case .awaitingSubscription(let downstream): return (downstream, "awaitingSubscription")
             case .subscribed(let upstream, let downstream): return (downstream, "subscribed(\(upstream))")
             case .awaitingDemand(let downstream, _): return (downstream, "awaitingDemand")
+            case .delivering(let downstream): return (downstream, "delivering")
             case .cancelledBeforeSubscription, .terminal: return (nil, "terminal")
             }
         }
