@@ -262,15 +262,17 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let (downstream, status) = lock.locked { () -> (Downstream?, String) in
+        // The upstream's description is read after unlocking: it may take locks of its own.
+        let (downstream, status, upstream) = lock.locked { () -> (Downstream?, String, Subscription?) in
             switch state {
-            case .awaitingSubscription(let downstream): return (downstream, "awaitingSubscription")
-            case .subscribed(let upstream, let downstream): return (downstream, "subscribed(\(upstream))")
-            case .awaitingDemand(let downstream, _): return (downstream, "awaitingDemand")
-            case .delivering(let downstream): return (downstream, "delivering")
-            case .cancelledBeforeSubscription, .terminal: return (nil, "terminal")
+            case .awaitingSubscription(let downstream): return (downstream, "awaitingSubscription", nil)
+            case .subscribed(let upstream, let downstream): return (downstream, "subscribed", upstream)
+            case .awaitingDemand(let downstream, _): return (downstream, "awaitingDemand", nil)
+            case .delivering(let downstream): return (downstream, "delivering", nil)
+            case .cancelledBeforeSubscription, .terminal: return (nil, "terminal", nil)
             }
         }
+        let statusDescription = upstream.map { "\(status)(\($0))" } ?? status
         if let children = logic.mirrorChildren {
             return Mirror(self, children: children.map { (label: Optional($0.label), value: $0.value) })
         }
@@ -278,7 +280,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             "downstream": downstream as Any,
             "result": logic.result as Any,
             "initial": logic.initial as Any,
-            "status": status,
+            "status": statusDescription,
         ])
     }
 
