@@ -68,8 +68,13 @@ internal final class CollectByCountSubscription<Upstream: Publisher, Downstream:
         state = .awaitingSubscription(downstream)
         self.count = count
         buffer = [Input]()
-        buffer.reserveCapacity(Swift.max(count, 0))
+        buffer.reserveCapacity(reservation)
     }
+
+    /// How much room to reserve for a batch: the batch size, bounded so that `collect(.max)`
+    /// does not allocate everything up front.
+    @inlinable
+    internal var reservation: Int { Swift.min(Swift.max(count, 0), 1_024) }
 
     @inlinable
     internal func receive(subscription: Subscription) {
@@ -100,7 +105,7 @@ internal final class CollectByCountSubscription<Upstream: Publisher, Downstream:
             buffer.append(input)
             guard buffer.count == count else { return nil }
             var batch = [Input]()
-            batch.reserveCapacity(count)
+            batch.reserveCapacity(reservation)
             swap(&batch, &buffer)
             return (downstream, batch)
         }

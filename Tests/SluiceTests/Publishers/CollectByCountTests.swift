@@ -44,6 +44,17 @@ struct CollectByCountTests {
         #expect(upstream.demandLog == [.requested(.max(3)), .requested(.max(15)), .requested(.unlimited)])
     }
 
+    @Test func aHugeCountSaturatesDemandAndStillFlushesOnFinish() {
+        let upstream = Upstream()
+        let subscriber = Downstream(initialDemand: .max(2))
+        upstream.collect(.max).subscribe(subscriber)
+        #expect(upstream.demandLog == [.requested(.unlimited)])
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(Self.history(subscriber) == ["subscription(CollectByCount)", "value([1, 2])", "finished"])
+    }
+
     @Test func finishWithAnEmptyBufferSendsNoEmptyArrayAndIgnoresWhatFollows() {
         let upstream = Upstream()
         let subscriber = Downstream(initialDemand: .unlimited, onValue: { _ in .max(3) })
