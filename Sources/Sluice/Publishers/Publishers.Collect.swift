@@ -24,7 +24,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Collect: Equatable where Upstream: Equatable {}
+extension Publishers.Collect: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams.
+    @inlinable
+    public static func == (lhs: Publishers.Collect<Upstream>, rhs: Publishers.Collect<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream
+    }
+}
 
 /// `collect()`: keep every value.
 @usableFromInline

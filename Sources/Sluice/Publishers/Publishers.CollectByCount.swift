@@ -28,7 +28,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams and the same count.
+    @inlinable
+    public static func == (lhs: Publishers.CollectByCount<Upstream>, rhs: Publishers.CollectByCount<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream && lhs.count == rhs.count
+    }
+}
 
 /// The subscription of `collect(_ count:)`: a buffer between an upstream and a downstream that
 /// multiplies demand by `count`.

@@ -32,7 +32,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Contains: Equatable where Upstream: Equatable {}
+extension Publishers.Contains: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams and the same element to look for.
+    @inlinable
+    public static func == (lhs: Publishers.Contains<Upstream>, rhs: Publishers.Contains<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream && lhs.output == rhs.output
+    }
+}
 
 /// `contains`, `contains(where:)`, `tryContains(where:)`: finish with `true` at the first match.
 @usableFromInline

@@ -23,7 +23,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Count: Equatable where Upstream: Equatable {}
+extension Publishers.Count: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams.
+    @inlinable
+    public static func == (lhs: Publishers.Count<Upstream>, rhs: Publishers.Count<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream
+    }
+}
 
 /// `count()`: count the values.
 @usableFromInline

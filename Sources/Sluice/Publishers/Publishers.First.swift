@@ -82,7 +82,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.First: Equatable where Upstream: Equatable {}
+extension Publishers.First: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams.
+    @inlinable
+    public static func == (lhs: Publishers.First<Upstream>, rhs: Publishers.First<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream
+    }
+}
 
 /// `first`, `first(where:)`, `tryFirst(where:)`: finish with the first matching element.
 @usableFromInline

@@ -23,7 +23,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
+extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams.
+    @inlinable
+    public static func == (lhs: Publishers.IgnoreOutput<Upstream>, rhs: Publishers.IgnoreOutput<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream
+    }
+}
 
 extension Publishers.IgnoreOutput {
     /// Passes the upstream's subscription straight through, then asks for everything; values

@@ -80,7 +80,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Last: Equatable where Upstream: Equatable {}
+extension Publishers.Last: Equatable where Upstream: Equatable {
+    /// Returns whether the two publishers have equal upstreams.
+    @inlinable
+    public static func == (lhs: Publishers.Last<Upstream>, rhs: Publishers.Last<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream
+    }
+}
 
 /// `last`, `last(where:)`, `tryLast(where:)`: remember the latest matching element.
 @usableFromInline
