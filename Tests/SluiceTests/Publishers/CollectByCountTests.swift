@@ -99,11 +99,11 @@ struct CollectByCountTests {
     }
 
     @Test func extraSubscriptionsAreCancelled() {
-        let upstream = CapturingPublisher<Int, TestError>()
+        let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
         let subscriber = Downstream(initialDemand: .max(1))
         upstream.collect(2).subscribe(subscriber)
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = ReduceFamily.RecordingSubscription()
+        let second = ReduceFamily.RecordingSubscription()
         upstream.subscriber?.receive(subscription: first)
         upstream.subscriber?.receive(subscription: second)
         upstream.subscriber?.receive(subscription: first)
@@ -112,7 +112,7 @@ struct CollectByCountTests {
         #expect(Self.history(subscriber) == ["subscription(CollectByCount)"])
         subscriber.cancel()
         #expect(first.log == [.requested(.max(2)), .cancelled, .cancelled])
-        let third = RecordingSubscription()
+        let third = ReduceFamily.RecordingSubscription()
         upstream.subscriber?.receive(subscription: third)
         #expect(third.log == [.cancelled])
     }
@@ -120,26 +120,26 @@ struct CollectByCountTests {
     @Test func signalsBeforeTheSubscription() {
         // A value is ignored; a completion is forwarded, as Combine does.
         do {
-            let upstream = CapturingPublisher<Int, TestError>()
+            let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
             let subscriber = Downstream(initialDemand: .none)
             upstream.collect(3).subscribe(subscriber)
             #expect(upstream.subscriber?.receive(1) == Subscribers.Demand.none)
             #expect(Self.history(subscriber) == [])
             upstream.subscriber?.receive(completion: .finished)
             #expect(Self.history(subscriber) == ["finished"])
-            let late = RecordingSubscription()
+            let late = ReduceFamily.RecordingSubscription()
             upstream.subscriber?.receive(subscription: late)
             #expect(late.log == [.cancelled])
         }
         // A request is dropped; a cancel makes the late subscription be left alone (Combine's
         // upstream sees nothing) and nothing reaches the downstream.
         do {
-            let upstream = CapturingPublisher<Int, TestError>()
+            let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
             let subscriber = Downstream(initialDemand: .none)
             upstream.collect(3).subscribe(subscriber)
             upstream.inner?.request(.max(1))
             upstream.inner?.cancel()
-            let late = RecordingSubscription()
+            let late = ReduceFamily.RecordingSubscription()
             upstream.subscriber?.receive(subscription: late)
             #expect(late.log == [])
             upstream.subscriber?.receive(completion: .finished)

@@ -68,7 +68,7 @@ struct FirstTests {
             let upstream = TestPublisher<Int, TestError>()
             let subscriber = TestSubscriber<Int, TestError>(initialDemand: .none)
             upstream.first().subscribe(subscriber)
-            ConcurrentRace.run({ upstream.send(5) }, { subscriber.request(.max(1)) })
+            ReduceFamily.ConcurrentRace.run({ upstream.send(5) }, { subscriber.request(.max(1)) })
             #expect(subscriber.events == [.subscription("First"), .value(5), .completion(.finished)])
         }
     }

@@ -77,7 +77,7 @@ struct IgnoreOutputTests {
     }
 
     @Test func descriptionAndMirror() {
-        let upstream = CapturingPublisher<Int, Never>()
+        let upstream = ReduceFamily.CapturingPublisher<Int, Never>()
         upstream.ignoreOutput().subscribe(TestSubscriber<Never, Never>())
         let inner = upstream.subscriber.map { String(describing: $0) }
         #expect(inner == "IgnoreOutput")

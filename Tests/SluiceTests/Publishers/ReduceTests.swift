@@ -5,47 +5,6 @@ import SluiceTesting
 
 // MARK: - Shared checks for the reduce-like family
 
-/// A publisher that only keeps the subscriber it is given, so that a test can reach an operator's
-/// own subscription object before any upstream subscription exists, and hand it one later.
-final class CapturingPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
-    private(set) var subscriber: AnySubscriber<Output, Failure>?
-    /// The operator's subscriber, when it is also the downstream's subscription.
-    private(set) var inner: Subscription?
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        self.subscriber = AnySubscriber(subscriber)
-        inner = subscriber as? Subscription
-    }
-}
-
-/// A subscription that records what is asked of it.
-final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    enum Event: Equatable { case requested(Subscribers.Demand), cancelled }
-
-    private let lock = NSLock()
-    private var events: [Event] = []
-    /// Runs inside `cancel()`, after it is recorded: an upstream that calls back into its
-    /// subscriber while being cancelled.
-    var onCancel: () -> Void = {}
-    var log: [Event] { lock.withLock { events } }
-
-    func request(_ demand: Subscribers.Demand) { lock.withLock { events.append(.requested(demand)) } }
-    func cancel() {
-        lock.withLock { events.append(.cancelled) }
-        onCancel()
-    }
-    var description: String { "RecordingSubscription" }
-}
-
-/// Runs two closures at the same time on two threads and waits for both.
-enum ConcurrentRace {
-    static func run(_ first: @Sendable () -> Void, _ second: @Sendable () -> Void) {
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            if index == 0 { first() } else { second() }
-        }
-    }
-}
-
 /// The behaviour every operator built on Sluice's reduce machinery shares with Combine's
 /// reduce-like family: `.unlimited` is asked of the upstream right after the subscription goes
 /// downstream; the result and `.finished` go out when the upstream finishes, but only once the
@@ -198,11 +157,11 @@ enum ReduceFamily {
         name: String, values: [Int], result: String?, _ make: (Upstream) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let upstream = CapturingPublisher<Int, TestError>()
+        let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .max(1))
         make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = ReduceFamily.RecordingSubscription()
+        let second = ReduceFamily.RecordingSubscription()
         upstream.subscriber?.receive(subscription: first)
         upstream.subscriber?.receive(subscription: second)
         upstream.subscriber?.receive(subscription: first)
@@ -211,7 +170,7 @@ enum ReduceFamily {
         for value in values { _ = upstream.subscriber?.receive(value) }
         upstream.subscriber?.receive(completion: .finished)
         #expect(history(subscriber) == expected(name, result), sourceLocation: sourceLocation)
-        let third = RecordingSubscription()
+        let third = ReduceFamily.RecordingSubscription()
         upstream.subscriber?.receive(subscription: third)
         #expect(third.log == [.cancelled], sourceLocation: sourceLocation)
     }
@@ -225,7 +184,7 @@ enum ReduceFamily {
     ) {
         // Value and completion before the subscription.
         do {
-            let upstream = CapturingPublisher<Int, TestError>()
+            let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
             let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
             make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
             #expect(upstream.subscriber?.receive(1) == Subscribers.Demand.none, sourceLocation: sourceLocation)
@@ -234,11 +193,11 @@ enum ReduceFamily {
         }
         // Request before the subscription counts as demand.
         do {
-            let upstream = CapturingPublisher<Int, TestError>()
+            let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
             let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
             make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
             upstream.inner?.request(.max(1))
-            let subscription = RecordingSubscription()
+            let subscription = ReduceFamily.RecordingSubscription()
             upstream.subscriber?.receive(subscription: subscription)
             #expect(subscription.log == [.requested(.unlimited)], sourceLocation: sourceLocation)
             for value in values { _ = upstream.subscriber?.receive(value) }
@@ -247,19 +206,19 @@ enum ReduceFamily {
         }
         // Cancel before the subscription.
         do {
-            let upstream = CapturingPublisher<Int, TestError>()
+            let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
             let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
             make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
             #expect(upstream.inner != nil, sourceLocation: sourceLocation)
             upstream.inner?.cancel()
-            let late = RecordingSubscription()
+            let late = ReduceFamily.RecordingSubscription()
             upstream.subscriber?.receive(subscription: late)
             #expect(late.log == [.requested(.unlimited)], sourceLocation: sourceLocation)
             for value in values { _ = upstream.subscriber?.receive(value) }
             upstream.subscriber?.receive(completion: .finished)
             upstream.inner?.request(.max(1))
             #expect(history(subscriber) == [], sourceLocation: sourceLocation)
-            let another = RecordingSubscription()
+            let another = ReduceFamily.RecordingSubscription()
             upstream.subscriber?.receive(subscription: another)
             #expect(another.log == [.cancelled], sourceLocation: sourceLocation)
         }
@@ -309,7 +268,7 @@ enum ReduceFamily {
             let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
             make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
             for value in values { upstream.send(value) }
-            ConcurrentRace.run({ upstream.send(completion: .finished) }, { subscriber.request(.max(1)) })
+            ReduceFamily.ConcurrentRace.run({ upstream.send(completion: .finished) }, { subscriber.request(.max(1)) })
             #expect(history(subscriber) == expected(name, result), sourceLocation: sourceLocation)
             #expect(!subscriber.sawConcurrentSignals, sourceLocation: sourceLocation)
         }
@@ -418,10 +377,10 @@ enum ReduceFamily {
         name: String, values: [Int], end: String, result: String?, _ make: (Upstream) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let upstream = CapturingPublisher<Int, TestError>()
+        let upstream = ReduceFamily.CapturingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
         make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
-        let subscription = RecordingSubscription()
+        let subscription = ReduceFamily.RecordingSubscription()
         subscription.onCancel = { subscriber.request(.max(1)) }
         upstream.subscriber?.receive(subscription: subscription)
         for value in values { _ = upstream.subscriber?.receive(value) }
@@ -479,6 +438,50 @@ enum ReduceFamily {
         if let result {
             reentrantCancelAndRequestInsideResult(
                 name: name, values: values, result: result, make, sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// Test doubles used by the reduce-family tests (nested to keep the test target's namespace clear).
+extension ReduceFamily {
+    /// A publisher that only keeps the subscriber it is given, so that a test can reach an operator's
+    /// own subscription object before any upstream subscription exists, and hand it one later.
+    final class CapturingPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+        private(set) var subscriber: AnySubscriber<Output, Failure>?
+        /// The operator's subscriber, when it is also the downstream's subscription.
+        private(set) var inner: Subscription?
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            self.subscriber = AnySubscriber(subscriber)
+            inner = subscriber as? Subscription
+        }
+    }
+
+    /// A subscription that records what is asked of it.
+    final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+        enum Event: Equatable { case requested(Subscribers.Demand), cancelled }
+
+        private let lock = NSLock()
+        private var events: [Event] = []
+        /// Runs inside `cancel()`, after it is recorded: an upstream that calls back into its
+        /// subscriber while being cancelled.
+        var onCancel: () -> Void = {}
+        var log: [Event] { lock.withLock { events } }
+
+        func request(_ demand: Subscribers.Demand) { lock.withLock { events.append(.requested(demand)) } }
+        func cancel() {
+            lock.withLock { events.append(.cancelled) }
+            onCancel()
+        }
+        var description: String { "ReduceFamily.RecordingSubscription" }
+    }
+
+    /// Runs two closures at the same time on two threads and waits for both.
+    enum ConcurrentRace {
+        static func run(_ first: @Sendable () -> Void, _ second: @Sendable () -> Void) {
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { first() } else { second() }
+            }
         }
     }
 }
@@ -579,7 +582,7 @@ struct ReduceTests {
     }
 
     @Test func mirrorStatusBeforeSubscription() throws {
-        let upstream = CapturingPublisher<Int, Never>()
+        let upstream = ReduceFamily.CapturingPublisher<Int, Never>()
         upstream.reduce(0, +).subscribe(TestSubscriber<Int, Never>())
         let inner = try #require(upstream.inner)
         let status = Mirror(reflecting: inner).children.first { $0.label == "status" }?.value
