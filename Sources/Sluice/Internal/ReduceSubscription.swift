@@ -31,12 +31,20 @@ internal protocol ReduceLogic {
     /// The starting value, shown in the subscription's mirror (`nil` where there is none).
     var initial: Output? { get }
 
+    /// Mirror children that replace the standard reduce-like set (downstream, result, initial,
+    /// status) for an operator whose Combine mirror differs (`collect()` shows only `count`);
+    /// `nil` keeps the standard set.
+    var mirrorChildren: [(label: String, value: Any)]? { get }
+
     func convert(_ failure: UpstreamFailure) -> Failure
 }
 
 extension ReduceLogic {
     @inlinable
     internal var initial: Output? { nil }
+
+    @inlinable
+    internal var mirrorChildren: [(label: String, value: Any)]? { nil }
 }
 
 /// One subscription class for every ``ReduceLogic`` operator, with Combine's demand behaviour:
@@ -44,6 +52,10 @@ extension ReduceLogic {
 /// demand is never forwarded, only remembered. When the upstream finishes, the result (and
 /// `.finished`) go out as soon as the downstream has asked for anything, or at once if the
 /// upstream produced nothing. A failure goes out at once.
+///
+/// Every decision (deliver now, hold until demand, fail) is taken in the same critical section
+/// that leaves `.subscribed`, so a `request` racing with the end of the stream sees either
+/// "still running" or the finished result, never a half-finished state.
 @usableFromInline
 internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogic>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
@@ -59,8 +71,16 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     internal enum State {
         case awaitingSubscription(Downstream)
         case subscribed(Subscription, Downstream)
-        /// The upstream is done and the result is ready, but the downstream has not asked yet.
+        /// The result is decided (the upstream finished, or the logic ended the stream early),
+        /// but the downstream has not asked yet.
         case awaitingDemand(Downstream, result: Logic.Output?)
+        /// Sending the result and `.finished`; a cancel from inside the downstream's
+        /// `receive(_:)` moves on to `terminal`, and then `.finished` is not sent.
+        case delivering(Downstream)
+        /// Cancelled before the upstream's subscription arrived. Combine ignores such a cancel
+        /// and still asks the late subscription for `.unlimited`; Sluice makes that same request
+        /// (what the upstream observes) but forwards nothing downstream.
+        case cancelledBeforeSubscription
         case terminal
     }
 
@@ -86,17 +106,37 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { () -> Downstream? in
-            guard case .awaitingSubscription(let downstream) = state else { return nil }
-            state = .subscribed(subscription, downstream)
-            return downstream
+        // (downstream to start, whether to make the late-subscription request)
+        let (downstream, lateRequest) = lock.locked { () -> (Downstream?, Bool) in
+            switch state {
+            case .awaitingSubscription(let downstream):
+                state = .subscribed(subscription, downstream)
+                return (downstream, false)
+            case .cancelledBeforeSubscription:
+                state = .terminal
+                return (nil, true)
+            case .subscribed, .awaitingDemand, .delivering, .terminal:
+                return (nil, false)
+            }
         }
         guard let downstream else {
-            subscription.cancel()
+            if lateRequest {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
             return
         }
         downstream.receive(subscription: self)
-        subscription.request(.unlimited)
+        // The downstream may have cancelled from inside receive(subscription:); asking a
+        // cancelled upstream for values would only be noise.
+        let live = lock.locked { () -> Bool in
+            if case .subscribed = state { return true }
+            return false
+        }
+        if live {
+            subscription.request(.unlimited)
+        }
     }
 
     @inlinable
@@ -111,67 +151,77 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
         case .proceed:
             break
         case .finish:
-            if let upstream = finishUpstream() {
-                upstream.cancel()
-                publishResult()
+            let result = logic.result
+            let decided = lock.locked { () -> (upstream: Subscription, ready: Downstream?)? in
+                guard case .subscribed(let upstream, let downstream) = state else { return nil }
+                if demanded {
+                    state = .delivering(downstream)
+                    return (upstream, downstream)
+                }
+                state = .awaitingDemand(downstream, result: result)
+                return (upstream, nil)
+            }
+            guard let decided else { break }
+            decided.upstream.cancel()
+            if let ready = decided.ready {
+                deliver(result, to: ready)
             }
         case .fail(let error):
-            if let upstream = finishUpstream() {
-                upstream.cancel()
-                fail(error)
+            let ended = lock.locked { () -> (upstream: Subscription, downstream: Downstream)? in
+                guard case .subscribed(let upstream, let downstream) = state else { return nil }
+                state = .terminal
+                return (upstream, downstream)
             }
+            guard let ended else { break }
+            // Combine cancels the upstream before the failure reaches the downstream.
+            ended.upstream.cancel()
+            ended.downstream.receive(completion: .failure(error))
         }
         return .none
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        guard finishUpstream() != nil else { return }
         switch completion {
         case .finished:
-            publishResult()
+            // The upstream is serial, so the logic is no longer being changed.
+            let result = logic.result
+            let ready = lock.locked { () -> Downstream? in
+                guard case .subscribed(_, let downstream) = state else { return nil }
+                if demanded || !receivedValue {
+                    state = .delivering(downstream)
+                    return downstream
+                }
+                state = .awaitingDemand(downstream, result: result)
+                return nil
+            }
+            if let ready {
+                deliver(result, to: ready)
+            }
         case .failure(let error):
-            fail(logic.convert(error))
-        }
-    }
-
-    /// Detaches from the upstream, returning it if this call ended the subscribed phase.
-    @inlinable
-    internal func finishUpstream() -> Subscription? {
-        lock.locked { () -> Subscription? in
-            guard case .subscribed(let upstream, let downstream) = state else { return nil }
-            state = .awaitingDemand(downstream, result: nil)
-            return upstream
-        }
-    }
-
-    @inlinable
-    internal func publishResult() {
-        let result = logic.result
-        let ready = lock.locked { () -> Downstream? in
-            guard case .awaitingDemand(let downstream, _) = state else { return nil }
-            if demanded || !receivedValue {
+            let downstream = lock.locked { () -> Downstream? in
+                guard case .subscribed(_, let downstream) = state else { return nil }
                 state = .terminal
                 return downstream
             }
-            state = .awaitingDemand(downstream, result: result)
-            return nil
+            downstream?.receive(completion: .failure(logic.convert(error)))
         }
-        guard let downstream = ready else { return }
+    }
+
+    /// Sends the result and `.finished`; the state is `.delivering(downstream)`.
+    @inlinable
+    internal func deliver(_ result: Logic.Output?, to downstream: Downstream) {
         if let result {
             _ = downstream.receive(result)
         }
-        downstream.receive(completion: .finished)
-    }
-
-    @inlinable
-    internal func fail(_ error: Logic.Failure) {
-        let downstream = lock.locked { () -> Downstream? in
-            guard case .awaitingDemand(let downstream, _) = state else { return nil }
+        let finish = lock.locked { () -> Bool in
+            guard case .delivering = state else { return false }
             state = .terminal
-            return downstream
+            return true
         }
-        downstream?.receive(completion: .failure(error))
+        if finish {
+            downstream.receive(completion: .finished)
+        }
     }
 
     @inlinable
@@ -179,25 +229,36 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
         demand.assertNonZero()
         let ready = lock.locked { () -> (Downstream, Logic.Output?)? in
             demanded = true
-            guard case .awaitingDemand(let downstream, let result) = state, receivedValue else { return nil }
-            state = .terminal
+            guard case .awaitingDemand(let downstream, let result) = state else { return nil }
+            state = .delivering(downstream)
             return (downstream, result)
         }
         guard let (downstream, result) = ready else { return }
-        if let result {
-            _ = downstream.receive(result)
-        }
-        downstream.receive(completion: .finished)
+        deliver(result, to: downstream)
     }
 
     @inlinable
     internal func cancel() {
-        let previous = lock.locked { () -> State in
-            defer { state = .terminal }
-            return state
+        // The previous state is returned so that the downstream and any held result are
+        // released after unlocking.
+        let (upstream, previous) = lock.locked { () -> (Subscription?, State) in
+            let previous = state
+            switch state {
+            case .awaitingSubscription:
+                state = .cancelledBeforeSubscription
+                return (nil, previous)
+            case .subscribed(let upstream, _):
+                state = .terminal
+                return (upstream, previous)
+            case .awaitingDemand, .delivering:
+                state = .terminal
+                return (nil, previous)
+            case .cancelledBeforeSubscription, .terminal:
+                return (nil, previous)
+            }
         }
-        if case .subscribed(let upstream, _) = previous {
-            upstream.cancel()
+        withExtendedLifetime(previous) {
+            upstream?.cancel()
         }
     }
 
@@ -206,19 +267,25 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let (downstream, status) = lock.locked { () -> (Downstream?, String) in
+        // The upstream's description is read after unlocking: it may take locks of its own.
+        let (downstream, status, upstream) = lock.locked { () -> (Downstream?, String, Subscription?) in
             switch state {
-            case .awaitingSubscription(let downstream): return (downstream, "awaiting subscription")
-            case .subscribed(_, let downstream): return (downstream, "subscribed")
-            case .awaitingDemand(let downstream, _): return (downstream, "awaiting demand")
-            case .terminal: return (nil, "terminal")
+            case .awaitingSubscription(let downstream): return (downstream, "awaitingSubscription", nil)
+            case .subscribed(let upstream, let downstream): return (downstream, "subscribed", upstream)
+            case .awaitingDemand(let downstream, _): return (downstream, "awaitingDemand", nil)
+            case .delivering(let downstream): return (downstream, "delivering", nil)
+            case .cancelledBeforeSubscription, .terminal: return (nil, "terminal", nil)
             }
+        }
+        let statusDescription = upstream.map { "\(status)(\($0))" } ?? status
+        if let children = logic.mirrorChildren {
+            return Mirror(self, children: children.map { (label: Optional($0.label), value: $0.value) })
         }
         return Mirror(self, children: [
             "downstream": downstream as Any,
             "result": logic.result as Any,
             "initial": logic.initial as Any,
-            "status": status,
+            "status": statusDescription,
         ])
     }
 
