@@ -26,7 +26,20 @@ extension RunLoop: Scheduler {
         }
 
         /// The interval by which run loop times advance, in seconds.
-        public typealias Stride = FoundationSchedulerStride
+        public struct Stride: _SecondsStride {
+            public typealias FloatLiteralType = TimeInterval
+            public typealias IntegerLiteralType = TimeInterval
+            public typealias Magnitude = TimeInterval
+
+            /// The value of this time interval in seconds.
+            public var magnitude: TimeInterval
+
+            /// The value of this time interval in seconds.
+            public var timeInterval: TimeInterval { magnitude }
+
+            /// Creates a stride of the given number of seconds.
+            public init(_ timeInterval: TimeInterval) { magnitude = timeInterval }
+        }
     }
 
     /// Options that affect the operation of the run loop scheduler (none).
@@ -110,7 +123,20 @@ extension OperationQueue: Scheduler {
         }
 
         /// The interval by which operation queue times advance, in seconds.
-        public typealias Stride = FoundationSchedulerStride
+        public struct Stride: _SecondsStride {
+            public typealias FloatLiteralType = TimeInterval
+            public typealias IntegerLiteralType = TimeInterval
+            public typealias Magnitude = TimeInterval
+
+            /// The value of this time interval in seconds.
+            public var magnitude: TimeInterval
+
+            /// The value of this time interval in seconds.
+            public var timeInterval: TimeInterval { magnitude }
+
+            /// Creates a stride of the given number of seconds.
+            public init(_ timeInterval: TimeInterval) { magnitude = timeInterval }
+        }
     }
 
     /// Options that affect the operation of the operation queue scheduler (none).
@@ -155,33 +181,26 @@ extension OperationQueue: Scheduler {
     }
 }
 
-/// The stride of `RunLoop` and `OperationQueue` time: a `TimeInterval` in seconds.
-///
-/// Combine declares the same struct twice, as `RunLoop.SchedulerTimeType.Stride` and
-/// `OperationQueue.SchedulerTimeType.Stride`; Sluice declares it once and names it both ways.
-public struct FoundationSchedulerStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
+/// What `RunLoop.SchedulerTimeType.Stride` and `OperationQueue.SchedulerTimeType.Stride` share:
+/// a `TimeInterval` in seconds with the arithmetic, literals and unit conversions of a
+/// scheduler stride. Combine declares the two structs separately; Sluice writes their behaviour
+/// once, here. Not meant to be adopted elsewhere.
+public protocol _SecondsStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
     ExpressibleByFloatLiteral, Hashable, Codable, Sendable
+    where FloatLiteralType == TimeInterval, IntegerLiteralType == TimeInterval, Magnitude == TimeInterval
 {
-    public typealias FloatLiteralType = TimeInterval
-    public typealias IntegerLiteralType = TimeInterval
-    public typealias Magnitude = TimeInterval
+    var magnitude: TimeInterval { get set }
+    init(_ timeInterval: TimeInterval)
+}
 
-    /// The value of this time interval in seconds.
-    public var magnitude: TimeInterval
-
-    /// The value of this time interval in seconds.
-    public var timeInterval: TimeInterval { magnitude }
-
-    public init(integerLiteral value: TimeInterval) { magnitude = value }
-
-    public init(floatLiteral value: TimeInterval) { magnitude = value }
-
-    public init(_ timeInterval: TimeInterval) { magnitude = timeInterval }
+extension _SecondsStride {
+    public init(integerLiteral value: TimeInterval) { self.init(value) }
+    public init(floatLiteral value: TimeInterval) { self.init(value) }
 
     /// Creates a stride of `source` seconds, if it is exactly representable.
     public init?<T: BinaryInteger>(exactly source: T) {
         guard let value = TimeInterval(exactly: source) else { return nil }
-        magnitude = value
+        self.init(value)
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
