@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "SluiceRx", dependencies: ["Sluice"], swiftSettings: librarySettings),
         .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
         .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting"]),
-        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting"]),
+        .target(name: "SluiceBenchSupport"),
+        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
     ]

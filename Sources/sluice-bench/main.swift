@@ -1,48 +1,48 @@
-import Sluice
 import Foundation
-import Synchronization
 
-@inline(never) func chain(_ n: Int) -> Int {
-    let total = Mutex(0)
-    let c = (0..<n).publisher.map { $0 &* 2 }.filter { $0 % 3 == 0 }.sink { v in total.withLock { $0 &+= v } }
-    c.cancel()
-    return total.withLock { $0 }
-}
-@inline(never) func subject(_ n: Int) -> Int {
-    let total = Mutex(0)
-    let s = PassthroughSubject<Int, Never>()
-    let c = s.map { $0 &* 2 }.filter { $0 % 3 == 0 }.sink { v in total.withLock { $0 &+= v } }
-    for i in 0..<n { s.send(i) }
-    c.cancel()
-    return total.withLock { $0 }
-}
-@inline(never) func justs(_ n: Int) -> Int {
-    var total = 0
-    for i in 0..<n { _ = Just(i).map { $0 + 1 }.sink { total &+= $0 } }
-    return total
-}
-func time(_ name: String, _ n: Int, _ f: (Int) -> Int) {
-    _ = f(n / 10)
-    let start = ContinuousClock.now
-    let r = f(n)
-    let d = ContinuousClock.now - start
-    let ns = Double(d.components.attoseconds) / 1e9 + Double(d.components.seconds) * 1e9
-    print(name, ns / Double(n), "ns/op", r)
-}
-let which = CommandLine.arguments.dropFirst().first ?? "all"
-if which == "all" || which == "seq" { time("seq.map.filter.sink", 10_000_000, chain) }
-if which == "all" || which == "subject" { time("subject.send.map.filter.sink", 5_000_000, subject) }
-if which == "all" || which == "just" { time("Just.map.sink", 1_000_000, justs) }
-@inline(never) func chainDirect(_ n: Int) -> Int {
-    let total = Mutex(0)
-    let s = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { v in total.withLock { $0 &+= v } })
-    (0..<n).publisher.map { $0 &* 2 }.filter { $0 % 3 == 0 }.subscribe(s)
-    return total.withLock { $0 }
-}
-@inline(never) func chainSeqOnly(_ n: Int) -> Int {
-    let total = Mutex(0)
-    let s = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { v in total.withLock { $0 &+= v } })
-    (0..<n).publisher.receive(subscriber: s)
-    return total.withLock { $0 }
+// sluice-bench: each case runs beside a hand-written baseline in the same process; the ratio
+// is what to read on a shared, noisy machine.
+//
+//   swift run -c release sluice-bench [--filter NAME]... [--json FILE] [--list] [--budget SECONDS]
+
+var filters: [String] = []
+var jsonPath: String?
+var budget: TimeInterval = 2
+var listOnly = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--filter": if let value = arguments.next() { filters.append(value.lowercased()) }
+    case "--json": jsonPath = arguments.next()
+    case "--budget": budget = arguments.next().flatMap(TimeInterval.init) ?? budget
+    case "--list": listOnly = true
+    default:
+        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+        exit(2)
+    }
 }
 
+let selected = allCases().filter { benchCase in
+    filters.isEmpty || filters.contains { benchCase.name.lowercased().contains($0) }
+}
+if listOnly {
+    selected.forEach { print($0.name) }
+    exit(0)
+}
+
+#if DEBUG
+print("warning: a debug build; measure with `swift run -c release sluice-bench`")
+#endif
+print("case".padding(toLength: 40, withPad: " ", startingAt: 0) + "median".padding(toLength: 24, withPad: " ", startingAt: 0)
+      + "[min–max]".padding(toLength: 18, withPad: " ", startingAt: 0) + "ratio to baseline")
+var results: [Measurement] = []
+for benchCase in selected {
+    let measurement = Harness.measure(benchCase, budget: budget)
+    results.append(measurement)
+    print(Harness.format(measurement))
+}
+if let jsonPath {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
+}

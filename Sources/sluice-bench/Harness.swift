@@ -1,0 +1,100 @@
+import Foundation
+import SluiceBenchSupport
+
+/// One measured case: `run` performs `operations` operations; the harness times it repeatedly.
+struct BenchCase {
+    var name: String
+    var unit: String
+    var operations: Int
+    var run: () -> Void
+    /// The hand-written code doing the same work, run in the same process for the ratio.
+    var baseline: Baseline?
+    /// Count allocations per operation as well (single-threaded cases only).
+    var countsAllocations = false
+}
+
+struct Baseline {
+    var name: String
+    var operations: Int
+    var run: () -> Void
+}
+
+struct Measurement: Codable {
+    var name: String
+    var unit: String
+    var medianNanoseconds: Double
+    var minNanoseconds: Double
+    var maxNanoseconds: Double
+    var samples: Int
+    var baseline: String?
+    var baselineMedianNanoseconds: Double?
+    var ratio: Double?
+    var allocationsPerOperation: Double?
+}
+
+enum Harness {
+    /// Times `run` until the median of the last samples is stable (within 3% over five
+    /// consecutive samples) or the time budget is spent; returns ns per operation.
+    static func sample(operations: Int, budget: TimeInterval, _ run: () -> Void) -> (median: Double, min: Double, max: Double, count: Int) {
+        run() // warm up: caches, lazy metadata, first allocations
+        var samples: [Double] = []
+        var medians: [Double] = []
+        let start = Date()
+        while samples.count < 41 {
+            let begin = DispatchTime.now().uptimeNanoseconds
+            run()
+            let end = DispatchTime.now().uptimeNanoseconds
+            samples.append(Double(end - begin) / Double(operations))
+            let sorted = samples.sorted()
+            medians.append(sorted[sorted.count / 2])
+            if samples.count >= 7 {
+                let recent = medians.suffix(5)
+                let spread = (recent.max()! - recent.min()!) / recent.min()!
+                if spread < 0.03 { break }
+            }
+            if Date().timeIntervalSince(start) > budget && samples.count >= 5 { break }
+        }
+        let sorted = samples.sorted()
+        return (sorted[sorted.count / 2], sorted.first!, sorted.last!, samples.count)
+    }
+
+    static func allocations(operations: Int, _ run: () -> Void) -> Double {
+        run()
+        let before = sluice_allocation_count()
+        run()
+        let after = sluice_allocation_count()
+        return Double(after - before) / Double(operations)
+    }
+
+    static func measure(_ benchCase: BenchCase, budget: TimeInterval) -> Measurement {
+        let result = sample(operations: benchCase.operations, budget: budget, benchCase.run)
+        var measurement = Measurement(name: benchCase.name, unit: benchCase.unit, medianNanoseconds: result.median,
+                                      minNanoseconds: result.min, maxNanoseconds: result.max, samples: result.count)
+        if let baseline = benchCase.baseline {
+            let base = sample(operations: baseline.operations, budget: budget, baseline.run)
+            measurement.baseline = baseline.name
+            measurement.baselineMedianNanoseconds = base.median
+            measurement.ratio = result.median / base.median
+        }
+        if benchCase.countsAllocations {
+            measurement.allocationsPerOperation = allocations(operations: benchCase.operations, benchCase.run)
+        }
+        return measurement
+    }
+
+    static func format(_ m: Measurement) -> String {
+        func ns(_ value: Double) -> String {
+            value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+        }
+        var line = m.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        line += (ns(m.medianNanoseconds) + " ns/" + m.unit).padding(toLength: 24, withPad: " ", startingAt: 0)
+        line += "[\(ns(m.minNanoseconds))–\(ns(m.maxNanoseconds))]".padding(toLength: 18, withPad: " ", startingAt: 0)
+        if let ratio = m.ratio, let base = m.baselineMedianNanoseconds {
+            line += String(format: "%5.1f× ", ratio) + "\(m.baseline ?? "") (\(ns(base)) ns)"
+        }
+        if let allocations = m.allocationsPerOperation {
+            line += String(format: "  %.2f allocs/%@", allocations, m.unit)
+        }
+        return line
+    }
+}
