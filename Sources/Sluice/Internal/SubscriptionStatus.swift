@@ -58,6 +58,15 @@ internal enum LinkState<Downstream> {
         return nil
     }
 
+    /// Accepts the upstream's subscription if none has arrived yet, returning the downstream to
+    /// hand it on to; `nil` means the caller must cancel the extra subscription.
+    @inlinable
+    internal mutating func accept(_ subscription: Subscription) -> Downstream? {
+        guard case .awaitingSubscription(let downstream) = self else { return nil }
+        self = .subscribed(subscription, downstream)
+        return downstream
+    }
+
     /// Moves to `terminal`, returning the previous state so that the caller releases what it
     /// held after unlocking (see `Lock`: nothing is released under a lock).
     @inlinable

@@ -84,11 +84,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { () -> Downstream? in
-            guard case .awaitingSubscription(let downstream) = link else { return nil }
-            link = .subscribed(subscription, downstream)
-            return downstream
-        }
+        let downstream = lock.locked { link.accept(subscription) }
         guard let downstream else {
             subscription.cancel()
             return

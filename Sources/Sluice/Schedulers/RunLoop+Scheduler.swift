@@ -5,24 +5,13 @@ import CoreFoundation
 
 extension RunLoop: Scheduler {
     /// The scheduler time type used by the run loop.
-    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    public struct SchedulerTimeType: _DateSchedulerTime {
         /// The date represented by this type.
         public var date: Date
 
         /// Initializes a run loop scheduler time with the given date.
         public init(_ date: Date) {
             self.date = date
-        }
-
-        /// Returns the distance to another run loop scheduler time.
-        public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(other.date.timeIntervalSinceReferenceDate - date.timeIntervalSinceReferenceDate)
-        }
-
-        /// Returns a run loop scheduler time calculated by advancing this instance's time by the
-        /// given interval.
-        public func advanced(by n: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
         }
 
         /// The interval by which run loop times advance, in seconds.
@@ -102,24 +91,13 @@ extension RunLoop: Scheduler {
 
 extension OperationQueue: Scheduler {
     /// The scheduler time type used by the operation queue.
-    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    public struct SchedulerTimeType: _DateSchedulerTime {
         /// The date represented by this type.
         public var date: Date
 
         /// Initializes an operation queue scheduler time with the given date.
         public init(_ date: Date) {
             self.date = date
-        }
-
-        /// Returns the distance to another operation queue scheduler time.
-        public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(other.date.timeIntervalSinceReferenceDate - date.timeIntervalSinceReferenceDate)
-        }
-
-        /// Returns an operation queue scheduler time calculated by advancing this instance's
-        /// time by the given interval.
-        public func advanced(by n: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
         }
 
         /// The interval by which operation queue times advance, in seconds.
@@ -181,6 +159,25 @@ extension OperationQueue: Scheduler {
     }
 }
 
+/// What `RunLoop.SchedulerTimeType` and `OperationQueue.SchedulerTimeType` share: a `Date`,
+/// measured in seconds. Not meant to be adopted elsewhere.
+public protocol _DateSchedulerTime: Strideable, Codable, Hashable, Sendable where Stride: _SecondsStride {
+    var date: Date { get set }
+    init(_ date: Date)
+}
+
+extension _DateSchedulerTime {
+    /// Returns the distance to another time, in seconds.
+    public func distance(to other: Self) -> Stride {
+        Stride(other.date.timeIntervalSinceReferenceDate - date.timeIntervalSinceReferenceDate)
+    }
+
+    /// Returns the time advanced by the given interval.
+    public func advanced(by n: Stride) -> Self {
+        Self(date.addingTimeInterval(n.timeInterval))
+    }
+}
+
 /// What `RunLoop.SchedulerTimeType.Stride` and `OperationQueue.SchedulerTimeType.Stride` share:
 /// a `TimeInterval` in seconds with the arithmetic, literals and unit conversions of a
 /// scheduler stride. Combine declares the two structs separately; Sluice writes their behaviour
@@ -190,6 +187,7 @@ public protocol _SecondsStride: SchedulerTimeIntervalConvertible, Comparable, Si
     where FloatLiteralType == TimeInterval, IntegerLiteralType == TimeInterval, Magnitude == TimeInterval
 {
     var magnitude: TimeInterval { get set }
+    var timeInterval: TimeInterval { get }
     init(_ timeInterval: TimeInterval)
 }
 
