@@ -39,7 +39,7 @@ struct CompactMapTests {
 
     @Test func limitedDemandOverASequence() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        (1...10).publisher.compactMap { $0.isMultiple(of: 2) ? $0 : nil }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().compactMap { $0.isMultiple(of: 2) ? $0 : nil }.subscribe(subscriber)
         #expect(subscriber.values == [2])
         subscriber.request(.max(2))
         #expect(subscriber.values == [2, 4, 6])
@@ -56,7 +56,7 @@ struct CompactMapTests {
                 if value == 3 { subscription?.cancel() }
                 return .none
             })
-        (1...100).publisher.compactMap { $0 }.subscribe(subscriber)
+        (1...100).publisher.eraseToAnyPublisher().compactMap { $0 }.subscribe(subscriber)
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completions.isEmpty)
     }

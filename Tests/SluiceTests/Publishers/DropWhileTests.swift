@@ -53,7 +53,7 @@ struct DropWhileTests {
 
     @Test func limitedDemandOverASequence() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        (1...10).publisher.drop { $0 < 5 }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().drop { $0 < 5 }.subscribe(subscriber)
         #expect(subscriber.values == [5])
         subscriber.request(.max(2))
         #expect(subscriber.values == [5, 6, 7])
@@ -70,7 +70,7 @@ struct DropWhileTests {
                 if value == 4 { subscription?.cancel() }
                 return .none
             })
-        (1...10).publisher.drop { $0 < 3 }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().drop { $0 < 3 }.subscribe(subscriber)
         #expect(subscriber.values == [3, 4])
         #expect(subscriber.completions.isEmpty)
     }

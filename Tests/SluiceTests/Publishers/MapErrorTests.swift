@@ -54,7 +54,7 @@ struct MapErrorTests {
                 if value == 3 { subscription?.cancel() }
                 return .none
             })
-        (1...10).publisher.setFailureType(to: TestError.self).mapError { OtherError(wrapped: $0) }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).mapError { OtherError(wrapped: $0) }.subscribe(subscriber)
         #expect(subscriber.values == [1])
         subscriber.request(.max(5))
         #expect(subscriber.values == [1, 2, 3])

@@ -61,7 +61,7 @@ struct PrefixWhileTests {
 
     @Test func limitedDemandOverASequence() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        (1...10).publisher.prefix { $0 < 5 }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().prefix { $0 < 5 }.subscribe(subscriber)
         #expect(subscriber.values == [1])
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 2, 3])
@@ -79,7 +79,7 @@ struct PrefixWhileTests {
                 if value == 2 { subscription?.cancel() }
                 return .none
             })
-        (1...10).publisher.prefix { _ in true }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().prefix { _ in true }.subscribe(subscriber)
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.completions.isEmpty)
     }

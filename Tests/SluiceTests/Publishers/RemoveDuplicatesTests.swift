@@ -63,7 +63,7 @@ struct RemoveDuplicatesTests {
 
     @Test func limitedDemandOverASequence() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        [1, 1, 2, 2, 3, 3, 3, 4].publisher.removeDuplicates().subscribe(subscriber)
+        [1, 1, 2, 2, 3, 3, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates().subscribe(subscriber)
         #expect(subscriber.values == [1])
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 2, 3])
@@ -89,7 +89,7 @@ struct RemoveDuplicatesTests {
                 if value == 2 { subscription?.cancel() }
                 return .none
             })
-        [1, 1, 2, 3, 4].publisher.removeDuplicates().subscribe(subscriber)
+        [1, 1, 2, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates().subscribe(subscriber)
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.completions.isEmpty)
     }

@@ -43,7 +43,7 @@ struct ScanTests {
 
     @Test func limitedDemandOverASequence() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        (1...5).publisher.scan(0, +).subscribe(subscriber)
+        (1...5).publisher.eraseToAnyPublisher().scan(0, +).subscribe(subscriber)
         #expect(subscriber.values == [1])
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 3, 6])
@@ -60,7 +60,7 @@ struct ScanTests {
                 if value == 6 { subscription?.cancel() }
                 return .none
             })
-        (1...100).publisher.scan(0, +).subscribe(subscriber)
+        (1...100).publisher.eraseToAnyPublisher().scan(0, +).subscribe(subscriber)
         #expect(subscriber.values == [1, 3, 6])
         #expect(subscriber.completions.isEmpty)
     }
@@ -79,7 +79,7 @@ struct ScanTests {
     }
 
     @Test func eachSubscriptionStartsFromTheInitialResult() {
-        let publisher = (1...3).publisher.scan(10, +)
+        let publisher = (1...3).publisher.eraseToAnyPublisher().scan(10, +)
         let first = TestSubscriber<Int, Never>()
         let second = TestSubscriber<Int, Never>()
         publisher.subscribe(first)

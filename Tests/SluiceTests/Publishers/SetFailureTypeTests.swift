@@ -37,9 +37,9 @@ struct SetFailureTypeTests {
     }
 
     @Test func isEquatableWhenTheUpstreamIs() {
-        let a = Just(1).setFailureType(to: TestError.self)
+        let a = Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just(1))
         let b = Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just(1))
-        let c = Just(2).setFailureType(to: TestError.self)
+        let c = Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just(2))
         #expect(a == b)
         #expect(a != c)
     }
@@ -53,7 +53,7 @@ struct SetFailureTypeTests {
                 if value == 4 { subscription?.cancel() }
                 return .none
             })
-        (1...10).publisher.setFailureType(to: TestError.self).subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).subscribe(subscriber)
         #expect(subscriber.values == [1, 2])
         subscriber.request(.unlimited)
         #expect(subscriber.values == [1, 2, 3, 4])
