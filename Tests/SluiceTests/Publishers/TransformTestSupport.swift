@@ -47,10 +47,19 @@ final class ProbeSubscription: Subscription, CustomStringConvertible, @unchecked
     enum Event: Equatable { case requested(Subscribers.Demand), cancelled }
 
     private let lock = Mutex<[Event]>([])
+    private let onCancel: () -> Void
+
+    /// - Parameter onCancel: runs on every cancel, after it is recorded.
+    init(onCancel: @escaping () -> Void = {}) {
+        self.onCancel = onCancel
+    }
 
     var history: [Event] { lock.withLock { $0 } }
 
     func request(_ demand: Subscribers.Demand) { lock.withLock { $0.append(.requested(demand)) } }
-    func cancel() { lock.withLock { $0.append(.cancelled) } }
+    func cancel() {
+        lock.withLock { $0.append(.cancelled) }
+        onCancel()
+    }
     var description: String { "ProbeSubscription" }
 }
