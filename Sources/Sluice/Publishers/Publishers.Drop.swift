@@ -34,7 +34,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Drop: Equatable where Upstream: Equatable {}
+extension Publishers.Drop: Equatable where Upstream: Equatable {
+    /// Two `Drop` publishers are equal if their upstreams and counts are.
+    @inlinable
+    public static func == (lhs: Publishers.Drop<Upstream>, rhs: Publishers.Drop<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream && lhs.count == rhs.count
+    }
+}
 
 @usableFromInline
 internal final class DropSubscription<Input, Failure: Error, Downstream: Subscriber>: Subscriber,

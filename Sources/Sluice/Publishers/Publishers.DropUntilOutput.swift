@@ -43,7 +43,16 @@ extension Publishers {
     }
 }
 
-extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {
+    /// Two `DropUntilOutput` publishers are equal if their upstreams and other publishers are.
+    @inlinable
+    public static func == (
+        lhs: Publishers.DropUntilOutput<Upstream, Other>,
+        rhs: Publishers.DropUntilOutput<Upstream, Other>
+    ) -> Bool {
+        lhs.upstream == rhs.upstream && lhs.other == rhs.other
+    }
+}
 
 @usableFromInline
 internal final class DropUntilOutputInner<Input, TriggerOutput, Failure: Error, Downstream: Subscriber>:

@@ -34,7 +34,13 @@ extension Publishers {
     }
 }
 
-extension Publishers.Output: Equatable where Upstream: Equatable {}
+extension Publishers.Output: Equatable where Upstream: Equatable {
+    /// Two `Output` publishers are equal if their upstreams and ranges are.
+    @inlinable
+    public static func == (lhs: Publishers.Output<Upstream>, rhs: Publishers.Output<Upstream>) -> Bool {
+        lhs.upstream == rhs.upstream && lhs.range == rhs.range
+    }
+}
 
 @usableFromInline
 internal final class OutputSubscription<Input, Failure: Error, Downstream: Subscriber>: Subscriber,

@@ -29,7 +29,16 @@ extension Publishers {
     }
 }
 
-extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
+extension Publishers.SetFailureType: Equatable where Upstream: Equatable {
+    /// Two `SetFailureType` publishers are equal if their upstreams are.
+    @inlinable
+    public static func == (
+        lhs: Publishers.SetFailureType<Upstream, Failure>,
+        rhs: Publishers.SetFailureType<Upstream, Failure>
+    ) -> Bool {
+        lhs.upstream == rhs.upstream
+    }
+}
 
 extension Publishers.SetFailureType {
     /// Passes everything, including the upstream's subscription, straight through.
