@@ -180,17 +180,20 @@ internal final class PrefixUntilOutputInner<Input, Failure: Error, TriggerOutput
 
     @inlinable
     internal func triggerFired() {
-        let (previous, finishNow) = lock.locked { () -> (LinkState<Downstream>, Bool) in
-            guard case .subscribed = triggerStatus else { return (.terminal, false) }
+        // The trigger's subscription and the previous link are released after unlocking.
+        let (previous, finishNow, released) = lock.locked { () -> (LinkState<Downstream>, Bool, SubscriptionStatus) in
+            guard case .subscribed = triggerStatus else { return (.terminal, false, .terminal) }
+            let released = triggerStatus
             triggerStatus = .terminal
             let previous = link.terminate()
-            guard let downstream = previous.downstream else { return (previous, false) }
+            guard let downstream = previous.downstream else { return (previous, false, released) }
             if deliveries > 0 {
                 pendingFinish = downstream
-                return (previous, false)
+                return (previous, false, released)
             }
-            return (previous, true)
+            return (previous, true, released)
         }
+        _ = released
         // The upstream is cancelled before the downstream hears of it, as in Combine. A trigger
         // that fires before the upstream's subscription arrives still finishes the downstream
         // (which then never receives a subscription), again as in Combine.
