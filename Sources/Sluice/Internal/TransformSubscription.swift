@@ -29,6 +29,38 @@ internal protocol ValueTransform {
     mutating func receive(_ input: Input) -> TransformStep<Output, Failure>
 
     func convert(_ failure: UpstreamFailure) -> Failure
+
+    /// What Combine's operator does with signals that arrive before the upstream's
+    /// subscription (default `.trap`).
+    static var beforeSubscription: BeforeSubscriptionPolicy { get }
+
+    /// The children of the subscription's mirror, as Combine's shows them (default: the
+    /// downstream alone). `status` names the link's state.
+    func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child]
+}
+
+/// How a ``TransformSubscription`` treats a value, completion or cancel that arrives before the
+/// upstream has sent its subscription. Combine's operators differ here, and tests pin each one.
+@usableFromInline
+internal enum BeforeSubscriptionPolicy {
+    /// A value or completion stops the program (a misbehaving upstream); a cancel ends the link
+    /// and the subscription that arrives later is cancelled. Combine's "FilterProducer" family.
+    case trap
+    /// A value is dropped (`.none`), a completion ignored, a cancel does nothing. (`DropWhile`)
+    case ignore
+    /// A value goes through the transform to the downstream; a completion is ignored and a
+    /// cancel does nothing. (`TryScan`)
+    case process
+}
+
+extension ValueTransform {
+    @inlinable
+    internal static var beforeSubscription: BeforeSubscriptionPolicy { .trap }
+
+    @inlinable
+    internal func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] {
+        [(label: "downstream", value: downstream as Any)]
+    }
 }
 
 extension ValueTransform where UpstreamFailure == Failure {
@@ -88,8 +120,15 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let downstream = lock.locked { () -> Downstream? in
-            if case .awaitingSubscription = link {
-                preconditionFailure("\(name) received a value before its subscription (a misbehaving upstream)")
+            if case .awaitingSubscription(let early) = link {
+                switch Transform.beforeSubscription {
+                case .trap:
+                    preconditionFailure("\(name) received a value before its subscription (a misbehaving upstream)")
+                case .ignore:
+                    return nil
+                case .process:
+                    return early
+                }
             }
             return link.subscribedDownstream
         }
@@ -100,27 +139,43 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
         case .skip:
             return .max(1)
         case .emitAndFinish(let output):
-            guard let (upstream, downstream) = terminate() else { return .none }
-            upstream.cancel()
+            guard let (upstream, downstream) = terminateForEarlyEnd() else { return .none }
+            upstream?.cancel()
             _ = downstream.receive(output)
             downstream.receive(completion: .finished)
             return .none
         case .finish:
-            guard let (upstream, downstream) = terminate() else { return .none }
-            upstream.cancel()
+            guard let (upstream, downstream) = terminateForEarlyEnd() else { return .none }
+            upstream?.cancel()
             downstream.receive(completion: .finished)
             return .none
         case .fail(let error):
-            guard let (upstream, downstream) = terminate() else { return .none }
-            upstream.cancel()
+            guard let (upstream, downstream) = terminateForEarlyEnd() else { return .none }
+            upstream?.cancel()
             downstream.receive(completion: .failure(error))
             return .none
+        }
+    }
+
+    /// Ends the link because the logic said so. Under `.process` this can happen before the
+    /// upstream's subscription has arrived, when there is no upstream to cancel yet.
+    @inlinable
+    internal func terminateForEarlyEnd() -> (upstream: Subscription?, downstream: Downstream)? {
+        let previous = lock.locked { link.terminate() }
+        switch previous {
+        case .subscribed(let upstream, let downstream):
+            return (upstream, downstream)
+        case .awaitingSubscription(let downstream) where Transform.beforeSubscription == .process:
+            return (nil, downstream)
+        default:
+            return nil
         }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         if lock.locked({ if case .awaitingSubscription = link { return true } else { return false } }) {
+            guard Transform.beforeSubscription == .trap else { return }
             preconditionFailure("\(name) received a completion before its subscription (a misbehaving upstream)")
         }
         guard let (_, downstream) = terminate() else { return }
@@ -143,11 +198,15 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
         lock.locked { link.subscription }?.request(demand)
     }
 
-    /// Cancelling before the subscription arrives ends the link; the subscription that arrives
-    /// later is cancelled.
-
+    /// Under `.trap`, cancelling before the subscription arrives ends the link and the
+    /// subscription that arrives later is cancelled; under the other policies such a cancel does
+    /// nothing, as in Combine.
     @inlinable
     internal func cancel() {
+        if Transform.beforeSubscription != .trap,
+           lock.locked({ if case .awaitingSubscription = link { return true } else { return false } }) {
+            return
+        }
         terminate()?.subscription.cancel()
     }
 
@@ -156,7 +215,14 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
 
     @usableFromInline
     internal var customMirror: Mirror {
-        Mirror(self, children: ["downstream": lock.locked { link.downstream } as Any])
+        let (downstream, status) = lock.locked { () -> (Downstream?, String) in
+            switch link {
+            case .awaitingSubscription(let downstream): return (downstream, "awaiting subscription")
+            case .subscribed(_, let downstream): return (downstream, "subscribed")
+            case .terminal: return (nil, "terminal")
+            }
+        }
+        return Mirror(self, children: transform.mirrorChildren(downstream: downstream, status: status))
     }
 
     @usableFromInline

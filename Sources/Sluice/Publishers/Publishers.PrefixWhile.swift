@@ -1,0 +1,139 @@
+extension Publishers {
+    /// A publisher that republishes elements while a predicate closure indicates publishing
+    /// should continue.
+    ///
+    /// The first element for which the predicate returns `false` cancels the upstream and
+    /// finishes the stream; that element is not published.
+    public struct PrefixWhile<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The closure that determines whether publishing should continue.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that republishes elements while a predicate closure indicates
+        /// publishing should continue.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+            upstream.receive(subscriber: TransformSubscription(
+                downstream: subscriber,
+                transform: PrefixWhileTransform<Upstream>(predicate: predicate)))
+        }
+    }
+
+    /// A publisher that republishes elements while an error-throwing predicate closure
+    /// indicates publishing should continue.
+    ///
+    /// A `false` result cancels the upstream and finishes; a thrown error cancels the upstream
+    /// and fails with that error.
+    public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The error-throwing closure that determines whether publishing should continue.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that republishes elements while an error-throwing predicate
+        /// closure indicates publishing should continue.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
+            upstream.receive(subscriber: TransformSubscription(
+                downstream: subscriber,
+                transform: TryPrefixWhileTransform<Upstream>(predicate: predicate)))
+        }
+    }
+}
+
+@usableFromInline
+internal struct PrefixWhileTransform<Upstream: Publisher>: ValueTransform {
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Output = Upstream.Output
+    @usableFromInline
+    internal typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let predicate: (Input) -> Bool
+
+    @inlinable
+    internal init(predicate: @escaping (Input) -> Bool) {
+        self.predicate = predicate
+    }
+
+    @inlinable
+    internal var name: String { "PrefixWhile" }
+
+    @inlinable
+    internal mutating func receive(_ input: Input) -> TransformStep<Output, Failure> {
+        predicate(input) ? .emit(input) : .finish
+    }
+}
+
+@usableFromInline
+internal struct TryPrefixWhileTransform<Upstream: Publisher>: ValueTransform {
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Output = Upstream.Output
+    @usableFromInline
+    internal typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    internal typealias Failure = Error
+
+    @usableFromInline
+    internal let predicate: (Input) throws -> Bool
+
+    @inlinable
+    internal init(predicate: @escaping (Input) throws -> Bool) {
+        self.predicate = predicate
+    }
+
+    @inlinable
+    internal var name: String { "TryPrefixWhile" }
+
+    @inlinable
+    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
+        do {
+            return try predicate(input) ? .emit(input) : .finish
+        } catch {
+            return .fail(error)
+        }
+    }
+}
+
+extension Publisher {
+    /// Republishes elements while a predicate closure indicates publishing should continue;
+    /// the first element that fails the predicate finishes the stream.
+    @inlinable
+    public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
+        Publishers.PrefixWhile(upstream: self, predicate: predicate)
+    }
+
+    /// Republishes elements while an error-throwing predicate closure indicates publishing
+    /// should continue. A thrown error cancels the upstream and fails the stream.
+    @inlinable
+    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
+        Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
+    }
+}
