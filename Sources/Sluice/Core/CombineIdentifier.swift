@@ -25,6 +25,16 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
     public var description: String {
         "0x" + String(rawValue, radix: 16)
     }
+
+    @inlinable
+    public static func == (lhs: CombineIdentifier, rhs: CombineIdentifier) -> Bool {
+        lhs.rawValue == rhs.rawValue
+    }
+
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+    }
 }
 
 /// Identifiers made by `CombineIdentifier()` count up from here. Object identifiers are addresses,

@@ -10,8 +10,29 @@ extension Subscribers {
     }
 }
 
-extension Subscribers.Completion: Equatable where Failure: Equatable {}
-extension Subscribers.Completion: Hashable where Failure: Hashable {}
+extension Subscribers.Completion: Equatable where Failure: Equatable {
+    @inlinable
+    public static func == (lhs: Subscribers.Completion<Failure>, rhs: Subscribers.Completion<Failure>) -> Bool {
+        switch (lhs, rhs) {
+        case (.finished, .finished): return true
+        case (.failure(let left), .failure(let right)): return left == right
+        default: return false
+        }
+    }
+}
+
+extension Subscribers.Completion: Hashable where Failure: Hashable {
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .finished:
+            hasher.combine(0)
+        case .failure(let error):
+            hasher.combine(1)
+            hasher.combine(error)
+        }
+    }
+}
 extension Subscribers.Completion: Sendable where Failure: Sendable {}
 
 /// Combine's coding of a completion: `success`, and `error` for a failure.

@@ -47,6 +47,22 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             @inlinable
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             @inlinable
+            public static func == (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude == rhs.magnitude }
+
+            private enum CodingKeys: String, CodingKey {
+                case magnitude
+            }
+
+            public init(from decoder: Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                magnitude = try container.decode(Int.self, forKey: .magnitude)
+            }
+
+            public func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(magnitude, forKey: .magnitude)
+            }
+            @inlinable
             public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
             @inlinable
             public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
