@@ -97,8 +97,14 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     @usableFromInline
     internal let name: String
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, logic: Logic) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: ReduceSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: ReduceSubscription.self).cancelSpecialized() })
         state = .awaitingSubscription(downstream)
         self.logic = logic
         name = logic.name
@@ -226,6 +232,16 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let ready = lock.locked { () -> (Downstream, Logic.Output?)? in
             demanded = true
@@ -238,7 +254,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         // The previous state is returned so that the downstream and any held result are
         // released after unlocking.
         let (upstream, previous) = lock.locked { () -> (Subscription?, State) in

@@ -100,8 +100,14 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     @usableFromInline
     internal let name: String
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, transform: Transform) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: TransformSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: TransformSubscription.self).cancelSpecialized() })
         self.transform = transform
         name = transform.name
         link = .awaitingSubscription(downstream)
@@ -194,6 +200,16 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.locked { link.subscription }?.request(demand)
     }
@@ -202,7 +218,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     /// subscription that arrives later is cancelled; under the other policies such a cancel does
     /// nothing, as in Combine.
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         if Transform.beforeSubscription != .trap,
            lock.locked({ if case .awaitingSubscription = link { return true } else { return false } }) {
             return

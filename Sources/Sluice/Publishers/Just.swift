@@ -336,22 +336,34 @@ internal final class JustSubscription<Downstream: Subscriber>: Subscription,
     @usableFromInline
     internal let name: String
 
-    /// Delivery specialised for the concrete downstream (see `SequenceSubscription`).
+
     @usableFromInline
-    internal let deliverSpecialized: (JustSubscription) -> Void
+    internal let entryPoints: SpecializedEntryPoints
 
     @inlinable
     internal init(_ output: Downstream.Input, _ downstream: Downstream, name: String = "Just") {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: JustSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: JustSubscription.self).cancelSpecialized() })
         self.output = output
         self.downstream = downstream
         self.name = name
-        deliverSpecialized = { $0.deliver() }
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        deliverSpecialized(self)
+        deliver()
     }
 
     @inlinable
@@ -362,7 +374,7 @@ internal final class JustSubscription<Downstream: Subscriber>: Subscription,
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         _ = lock.locked { downstream.take() }
     }
 

@@ -90,8 +90,14 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @usableFromInline
     internal let options: Context.SchedulerOptions?
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, publisher: Publishers.CollectByTime<Upstream, Context>) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: CollectByTimeSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: CollectByTimeSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         options = publisher.options
@@ -210,6 +216,16 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let upstream = lock.locked { () -> Subscription? in
             self.demand += demand
@@ -220,7 +236,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, [Input]) in
             defer {
                 timer = nil

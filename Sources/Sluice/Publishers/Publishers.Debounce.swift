@@ -73,8 +73,14 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @usableFromInline
     internal let publisher: Publishers.Debounce<Upstream, Context>
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: DebounceSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: DebounceSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
@@ -145,12 +151,22 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.locked { self.demand += demand }
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Input?) in
             defer {
                 pending = nil

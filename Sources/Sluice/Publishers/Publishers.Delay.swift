@@ -68,8 +68,14 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @usableFromInline
     internal let publisher: Publishers.Delay<Upstream, Context>
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: DelaySubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: DelaySubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
@@ -114,11 +120,21 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        lock.locked { link.subscription }?.request(demand)
+        entryPoints.request(self, demand)
     }
 
     @inlinable
     internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
+        lock.locked { link.subscription }?.request(demand)
+    }
+
+    @inlinable
+    internal func cancelSpecialized() {
         let previous = lock.locked { link.terminate() }
         delivery.cancel()
         previous.live?.subscription.cancel()

@@ -53,8 +53,14 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
     @usableFromInline
     internal let scheduler: Context
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, scheduler: Context) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: MeasureIntervalSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: MeasureIntervalSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         self.scheduler = scheduler
     }
@@ -96,11 +102,21 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        lock.locked { link.subscription }?.request(demand)
+        entryPoints.request(self, demand)
     }
 
     @inlinable
     internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
+        lock.locked { link.subscription }?.request(demand)
+    }
+
+    @inlinable
+    internal func cancelSpecialized() {
         lock.locked { link.terminate() }.live?.subscription.cancel()
     }
 

@@ -61,8 +61,14 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     @usableFromInline
     internal let options: Context.SchedulerOptions?
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: ReceiveOnSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: ReceiveOnSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.scheduler = scheduler
@@ -102,11 +108,21 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        lock.locked { link.subscription }?.request(demand)
+        entryPoints.request(self, demand)
     }
 
     @inlinable
     internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
+        lock.locked { link.subscription }?.request(demand)
+    }
+
+    @inlinable
+    internal func cancelSpecialized() {
         let previous = lock.locked { link.terminate() }
         delivery.cancel()
         previous.live?.subscription.cancel()

@@ -61,8 +61,14 @@ internal final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sc
     @usableFromInline
     internal let options: Context.SchedulerOptions?
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: SubscribeOnSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: SubscribeOnSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         self.scheduler = scheduler
         self.options = options
@@ -92,12 +98,22 @@ internal final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sc
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         guard let upstream = lock.locked({ link.subscription }) else { return }
         scheduler.schedule(options: options) { upstream.request(demand) }
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         guard let (upstream, _) = lock.locked({ link.terminate() }).live else { return }
         scheduler.schedule(options: options) { upstream.cancel() }
     }

@@ -75,8 +75,14 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     @usableFromInline
     internal let publisher: Publishers.Throttle<Upstream, Context>
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: ThrottleSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: ThrottleSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
@@ -152,12 +158,22 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.locked { self.demand += demand }
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         let (previous, dropped) = lock.locked { () -> (LinkState<Downstream>, Input?) in
             defer {
                 pending = nil

@@ -76,8 +76,14 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @usableFromInline
     internal let publisher: Publishers.Timeout<Upstream, Context>
 
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
+
     @inlinable
     internal init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: TimeoutSubscription.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: TimeoutSubscription.self).cancelSpecialized() })
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
@@ -156,6 +162,16 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         let (upstream, first) = lock.locked { () -> (Subscription?, Bool) in
             defer { requested = true }
             return (link.subscription, !requested)
@@ -166,7 +182,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
             defer { timer = nil }
             return (link.terminate(), timer)

@@ -262,6 +262,8 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     internal let policy: SubjectDemandPolicy<Output>
     @usableFromInline
     internal let name: String
+    @usableFromInline
+    internal let entryPoints: SpecializedEntryPoints
 
     @inlinable
     internal init(_ downstream: Downstream, parent: AnyObject, delivery: SubjectDelivery<Output, Failure>,
@@ -276,6 +278,9 @@ internal final class SubjectConduit<Downstream: Subscriber>:
         } else {
             owesCurrentValue = false
         }
+        entryPoints = SpecializedEntryPoints(
+            request: { unsafeDowncast($0, to: SubjectConduit.self).requestSpecialized($1) },
+            cancel: { unsafeDowncast($0, to: SubjectConduit.self).cancelSpecialized() })
         super.init(offerSpecialized: { conduit, value in
             unsafeDowncast(conduit, to: SubjectConduit.self).offer(value)
         })
@@ -350,6 +355,16 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        entryPoints.cancel(self)
+    }
+
+    @inlinable
+    internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let (delivery, owed) = lock.locked { () -> (SubjectDelivery<Output, Failure>?, Bool) in
             guard downstream != nil else { return (nil, false) }
@@ -365,7 +380,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelSpecialized() {
         guard let (_, delivery) = release() else { return }
         delivery?.detach(self)
     }

@@ -46,11 +46,19 @@ extension Subscribers {
             lock.locked { state.receiveCompletion }
         }
 
+        /// `cancel()` specialised for the concrete input and failure types, captured where the
+        /// sink is created: `cancel()` usually arrives through `AnyCancellable`, whose
+        /// `Cancellable` witness is the library's unspecialised code, and unspecialised code pays
+        /// for generic metadata look-ups on every call.
+        @usableFromInline
+        internal let cancelSpecialized: (AnyObject) -> Void
+
         /// Initializes a sink with the provided closures.
         @inlinable
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
             state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
         }
 
         @inlinable
@@ -89,6 +97,11 @@ extension Subscribers {
         /// Cancels the subscription and releases the closures.
         @inlinable
         public func cancel() {
+            cancelSpecialized(self)
+        }
+
+        @inlinable
+        internal func cancelSubscription() {
             let (subscription, closures) = lock.locked {
                 () -> (Subscription?, ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void)?) in
                 guard let subscription = state.status.subscription else { return (nil, nil) }
