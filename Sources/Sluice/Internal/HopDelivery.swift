@@ -30,6 +30,9 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// Scheduled actions that ran while another was delivering; each is owed one delivery.
     @usableFromInline @exclusivity(unchecked)
     internal var owed = 0
+    /// For batched delivery: a drain action is scheduled and has not finished.
+    @usableFromInline @exclusivity(unchecked)
+    internal var drainPending = false
 
     @inlinable
     internal init(_ downstream: Downstream) {
@@ -92,6 +95,71 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
                 }
                 owed -= 1
                 return (downstream, event)
+            }
+        }
+    }
+
+    // MARK: Batched delivery (receive(on:))
+
+    /// How many events one drain action delivers before it yields the scheduler to other work
+    /// and schedules another: a burst costs one scheduled action per batch rather than per
+    /// value, and a long burst still lets other work on the same queue (the main queue's UI
+    /// work, say) run between batches.
+    @inlinable
+    internal static var batchSize: Int { 64 }
+
+    /// Queues an event for batched delivery. Returns whether the caller must schedule a drain
+    /// (none is pending), or `nil` if the event was refused (after completion or cancel).
+    @inlinable
+    internal func enqueueForDrain(_ event: Event) -> Bool? {
+        lock.locked { () -> Bool? in
+            guard downstream != nil, !completionQueued else { return nil }
+            if case .completion = event { completionQueued = true }
+            queue.append(event)
+            if drainPending { return false }
+            drainPending = true
+            return true
+        }
+    }
+
+    /// Delivers up to ``batchSize`` queued events in order, one at a time. Returns whether
+    /// events remain, in which case the caller schedules another drain.
+    @inlinable
+    internal func drain(requestingMore: (Subscribers.Demand) -> Void = { _ in }) -> Bool {
+        var delivered = 0
+        while true {
+            let next = lock.locked { () -> (Downstream, Event)? in
+                guard let downstream, let event = queue.popFirst() else {
+                    drainPending = false
+                    return nil
+                }
+                if delivered == HopDelivery.batchSize {
+                    // Put it back for the next drain; the pending flag stays set.
+                    queue.prepend(event)
+                    return nil
+                }
+                return (downstream, event)
+            }
+            guard let (downstream, event) = next else {
+                return lock.locked { drainPending }
+            }
+            delivered += 1
+            switch event {
+            case .value(let value):
+                let demand = downstream.receive(value)
+                if demand > 0 { requestingMore(demand) }
+            case .completion(let completion):
+                let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
+                    defer {
+                        self.downstream = nil
+                        queue = RingBuffer()
+                        drainPending = false
+                    }
+                    return (self.downstream, queue)
+                }
+                downstream.receive(completion: completion)
+                withExtendedLifetime(released) {}
+                return false
             }
         }
     }

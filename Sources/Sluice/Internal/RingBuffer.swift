@@ -34,6 +34,17 @@ internal struct RingBuffer<Element> {
         return element
     }
 
+    /// Puts an element back at the front (after a `popFirst`).
+    @inlinable
+    internal mutating func prepend(_ element: Element) {
+        if count == storage.count {
+            grow()
+        }
+        head = (head + storage.count - 1) % storage.count
+        storage[head] = element
+        count += 1
+    }
+
     @inlinable
     internal var first: Element? {
         count > 0 ? storage[head] : nil

@@ -42,9 +42,22 @@ struct TimeOperatorTests {
         upstream.send(2)
         upstream.send(completion: .finished)
         #expect(subscriber.values == [])
-        #expect(scheduler.pendingActionCount == 3, "one action per value and one for the completion")
+        #expect(scheduler.pendingActionCount == 1, "a burst rides one scheduled action")
         scheduler.advance()
         #expect(subscriber.events == [.subscription("ReceiveOn"), .value(1), .value(2), .completion(.finished)])
+    }
+
+    @Test func receiveOnYieldsTheSchedulerEvery64Values() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.receive(on: scheduler).subscribe(subscriber)
+        for value in 0..<100 { subject.send(value) }
+        var other: [Int] = []
+        scheduler.schedule { other.append(subscriber.values.count) }
+        scheduler.advance()
+        #expect(subscriber.values == Array(0..<100))
+        #expect(other == [64], "other work on the scheduler runs between batches")
     }
 
     @Test func receiveOnRequestsTheDemandReturnedAfterDelivery() {
