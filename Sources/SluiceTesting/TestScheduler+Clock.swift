@@ -169,14 +169,17 @@ public struct TestSchedulerClock<SchedulerTimeType: Strideable & Hashable & Send
             self.time = time
         }
 
+        /// The instant `duration` later (earlier, if negative).
         public func advanced(by duration: Duration) -> Instant {
             Instant(time.advanced(by: SchedulerTimeType.Stride(duration: duration)))
         }
 
+        /// The virtual time from this instant to `other`.
         public func duration(to other: Instant) -> Duration {
             time.distance(to: other.time).duration
         }
 
+        /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool {
             lhs.time < rhs.time
         }

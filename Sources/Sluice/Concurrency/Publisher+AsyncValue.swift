@@ -4,6 +4,7 @@ public struct FinishedWithoutValueError: Error, Equatable, CustomStringConvertib
     /// Creates the error.
     public init() {}
 
+    /// Says what happened.
     public var description: String { "The publisher finished without publishing a value" }
 }
 

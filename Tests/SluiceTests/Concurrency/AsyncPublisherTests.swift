@@ -223,6 +223,15 @@ struct AsyncPublisherTests {
         #expect(collected == Array(1...1000))
     }
 
+    @MainActor @Test func iteratesInTheCallersIsolation() async {
+        var collected: [Int] = []
+        for await value in (1...3).publisher.values {
+            MainActor.assertIsolated()
+            collected.append(value)
+        }
+        #expect(collected == [1, 2, 3])
+    }
+
     @Test func valuesCrossingThreadsArriveInOrder() async {
         let queue = DispatchQueue(label: "AsyncPublisherTests.values")
         var collected: [Int] = []

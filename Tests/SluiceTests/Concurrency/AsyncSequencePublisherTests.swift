@@ -125,6 +125,7 @@ struct AsyncSequencePublisherTests {
         let sequence = JournalingSequence(elements: [1], journal: journal, cancelled: iterationCancelled)
         let gotOne = AsyncSignal()
         weak var weakSubscriber: TestSubscriber<Int, Never>?
+        weak var weakSubscription: AnyObject?
         do {
             let subscriber = TestSubscriber<Int, Never>(onValue: { _ in
                 gotOne.fire()
@@ -132,6 +133,7 @@ struct AsyncSequencePublisherTests {
             })
             weakSubscriber = subscriber
             sequence.publisher.subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
             await gotOne.wait()
             #expect(await eventually { journal.all.contains("next: waiting") })
             subscriber.cancel()
@@ -140,6 +142,8 @@ struct AsyncSequencePublisherTests {
             subscriber.releaseSubscriptions()
         }
         #expect(weakSubscriber == nil, "cancel released the subscriber")
+        // The iterating task holds the subscription until it has ended.
+        #expect(await eventually { weakSubscription == nil }, "the task ended and released the subscription")
         #expect(journal.all == ["next 1", "next: waiting", "next: cancelled"])
     }
 
