@@ -12,6 +12,11 @@ import Sluice
 /// Its time type is any scheduler's (`TestScheduler<DispatchQueue.SchedulerTimeType,
 /// DispatchQueue.SchedulerOptions>`, spelled `TestSchedulerOf<DispatchQueue>` or
 /// `DispatchQueue.test`), so it can stand in wherever an `AnyScheduler` of that time type goes.
+///
+/// Async code shares the same virtual time: ``clock`` is the scheduler as a Swift `Clock`, and
+/// the scheduler is a `TaskExecutor`, so a task started with
+/// `Task(executorPreference: scheduler)` runs inside the advances, deterministically (see
+/// TestScheduler+Clock.swift).
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
 {
@@ -33,6 +38,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     private var nextID: UInt64 = 0
     private var cancelled: Set<UInt64> = []
     private var currentTime: SchedulerTimeType
+    /// Tasks that run on this scheduler (as their executor) and sleepers on its clock; see
+    /// TestScheduler+Clock.swift.
+    internal let asyncState = TestSchedulerAsyncState()
 
     /// Creates a test scheduler whose clock starts at `now`.
     public init(now: SchedulerTimeType) {
@@ -86,7 +94,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     }
 
     @discardableResult
-    private func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?,
+    internal func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?,
                          _ action: @escaping () -> Void) -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
@@ -97,7 +105,20 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         return nextID
     }
 
+    /// Cancels an action `enqueue` returned the identifier of.
+    internal func cancelEntry(_ id: UInt64) {
+        lock.lock()
+        cancelled.insert(id)
+        lock.unlock()
+    }
+
     /// Advances the clock by `stride`, running every action due up to and including the new time.
+    ///
+    /// Tasks that run on this scheduler (`Task(executorPreference: scheduler)`) run here too,
+    /// on the calling thread, until each suspends: before the first action and after every
+    /// action, so a task woken from a sleep on ``clock`` runs (and may sleep again inside the
+    /// window) before the next action is considered. It returns when nothing is left due and
+    /// no such task is ready to run.
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         advance(to: now.advanced(by: stride))
     }
@@ -105,7 +126,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// Advances the clock to `instant`, running every action due up to and including it. An
     /// instant in the past runs what is due now and leaves the clock where it is.
     public func advance(to instant: SchedulerTimeType) {
-        while let entry = popDue(before: instant) {
+        while true {
+            asyncState.runReadyJobs(on: self)
+            guard let entry = popDue(before: instant) else { break }
             entry.action()
         }
         lock.lock()
@@ -113,14 +136,17 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         lock.unlock()
     }
 
-    /// Runs actions, advancing the clock to each one's due time, until none is left.
+    /// Runs actions, advancing the clock to each one's due time, until none is left (running
+    /// tasks on the scheduler in between, as ``advance(to:)`` does).
     ///
     /// A repeating action never lets it finish, so it stops after `maxSteps` actions and reports
     /// a test failure at the caller instead of looping forever.
     public func run(maxSteps: Int = 10_000_000, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) {
         var steps = 0
-        while let entry = popDue(before: nil) {
+        while true {
+            asyncState.runReadyJobs(on: self)
+            guard let entry = popDue(before: nil) else { break }
             steps += 1
             if steps > maxSteps {
                 TestFailure.report(

@@ -26,6 +26,15 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     @usableFromInline @exclusivity(unchecked)
     internal var conduits: [FutureConduitBase<Output, Failure>] = []
 
+    /// The task running the `async` closure of `init(operation:)`, if the future was made from
+    /// one: cancelled when the future goes away, since nothing can observe its result then.
+    @usableFromInline @exclusivity(unchecked)
+    internal var operationTask: Task<Void, Never>?
+
+    deinit {
+        operationTask?.cancel()
+    }
+
     /// Creates a publisher that invokes `attemptToFulfill` at once with a promise to fulfil.
     @inlinable
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {

@@ -87,6 +87,119 @@ struct PublishedTests {
         source.send(5)
     }
 
+    // MARK: Edge cases (issue 8)
+
+    final class Child: ObservableObject {
+        @Published var value = 0
+    }
+
+    final class Parent: ObservableObject {
+        @Published var child = Child()
+        let fixedChild = Child()
+        @Published var title = "t"
+    }
+
+    final class Doubler: ObservableObject {
+        @Published var count = 0
+        @Published var double = 0
+
+        init() {
+            $count.map { $0 * 2 }.assign(to: &$double)
+        }
+    }
+
+    @Test func objectWillChangeFiresBeforeEveryKindOfChangeWhileTheOldValuesAreStillStored() {
+        let model = Model()
+        let source = PassthroughSubject<Int, Never>()
+        source.assign(to: &model.$count)
+        var log: [String] = []
+        let willChange = model.objectWillChange.sink { log.append("will change: count \(model.count), name \(model.name)") }
+        let counts = model.$count.dropFirstValue().sink { log.append("$count \($0) (stored \(model.count))") }
+        model.count = 1
+        source.send(2)
+        model.name = "b"
+        #expect(log == [
+            "will change: count 0, name a", "$count 1 (stored 0)",
+            "will change: count 1, name a", "$count 2 (stored 1)",
+            "will change: count 2, name a",
+        ])
+        #expect(model.count == 2 && model.name == "b")
+        willChange.cancel()
+        counts.cancel()
+    }
+
+    @Test func objectWillChangeFiresEvenWhenTheValueDoesNotChange() {
+        let model = Model()
+        var fired = 0
+        let cancellable = model.objectWillChange.sink { fired += 1 }
+        model.count = 0
+        model.count = 0
+        #expect(fired == 2, "@Published does not compare values")
+        cancellable.cancel()
+    }
+
+    @Test func aNestedObservableObjectsChangesDoNotReachItsParent() {
+        let parent = Parent()
+        #expect(parent.objectWillChange !== parent.child.objectWillChange)
+        var parentFired = 0
+        let cancellable = parent.objectWillChange.sink { parentFired += 1 }
+        parent.child.value = 1
+        parent.fixedChild.value = 1
+        #expect(parentFired == 0, "a change inside a child is the child's, not the parent's")
+        parent.child = Child()
+        #expect(parentFired == 1, "replacing the child is a change of the parent")
+        cancellable.cancel()
+    }
+
+    @Test func aParentCanForwardItsChildrensChanges() {
+        let parent = Parent()
+        var forwarding: Set<AnyCancellable> = []
+        parent.fixedChild.objectWillChange.sink { [weak parent] in parent?.objectWillChange.send() }.store(in: &forwarding)
+        var log: [String] = []
+        parent.objectWillChange.sink { log.append("parent will change (child \(parent.fixedChild.value))") }
+            .store(in: &forwarding)
+        parent.fixedChild.value = 5
+        parent.title = "u"
+        #expect(log == ["parent will change (child 0)", "parent will change (child 5)"])
+    }
+
+    @Test func assignToPublishedRequestsUnlimitedIgnoresCompletionAndEndsWithTheObject() {
+        let upstream = TestPublisher<Int, Never>()
+        var seen: [Int] = []
+        var willChange = 0
+        weak var weakModel: Model?
+        var cancellables: Set<AnyCancellable> = []
+        do {
+            let model = Model()
+            weakModel = model
+            model.objectWillChange.sink { willChange += 1 }.store(in: &cancellables)
+            model.$count.sink { seen.append($0) }.store(in: &cancellables)
+            upstream.assign(to: &model.$count)
+            #expect(upstream.demandLog == [.requested(.unlimited)])
+            upstream.send(3)
+            #expect(model.count == 3)
+            upstream.send(completion: .finished)
+            #expect(model.count == 3)
+            cancellables.removeAll()
+            #expect(upstream.demandLog == [.requested(.unlimited)], "cancelling $count's subscribers leaves the assignment")
+        }
+        #expect(weakModel == nil, "the assignment does not keep the object alive")
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled], "the object going away cancelled it")
+        #expect(seen == [0, 3], "$count subscribers saw the assigned value and no completion")
+        #expect(willChange == 1)
+    }
+
+    @Test func assigningFromTheObjectsOwnPublisherMakesNoRetainCycle() {
+        weak var weakDoubler: Doubler?
+        do {
+            let doubler = Doubler()
+            weakDoubler = doubler
+            doubler.count = 4
+            #expect(doubler.double == 8)
+        }
+        #expect(weakDoubler == nil)
+    }
+
     @Test func observableObjectPublisherDeliversEverySendAfterAnyDemand() {
         let publisher = ObservableObjectPublisher()
         let subscriber = TestSubscriber<Void, Never>(initialDemand: .max(1))
