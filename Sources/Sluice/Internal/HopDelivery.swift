@@ -128,21 +128,21 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     internal func drain(requestingMore: (Subscribers.Demand) -> Void = { _ in }) -> Bool {
         var delivered = 0
         while true {
-            let next = lock.locked { () -> (Downstream, Event)? in
+            // One critical section decides both what to deliver and whether this drain ends: a
+            // second look at `drainPending` could see a newer drain's flag and schedule a rival.
+            let (next, scheduleAnother) = lock.locked { () -> ((Downstream, Event)?, Bool) in
                 guard let downstream, let event = queue.popFirst() else {
                     drainPending = false
-                    return nil
+                    return (nil, false)
                 }
                 if delivered == HopDelivery.batchSize {
                     // Put it back for the next drain; the pending flag stays set.
                     queue.prepend(event)
-                    return nil
+                    return (nil, true)
                 }
-                return (downstream, event)
+                return ((downstream, event), false)
             }
-            guard let (downstream, event) = next else {
-                return lock.locked { drainPending }
-            }
+            guard let (downstream, event) = next else { return scheduleAnother }
             delivered += 1
             switch event {
             case .value(let value):
