@@ -134,11 +134,20 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// the downstream returned, and whether it was the caller's own value), still on the
     /// delivering thread and with no lock held. Returns the demand the downstream returned for
     /// the caller's own value, if it was delivered now.
+    /// `handingOver`: for an operator that hands the downstream its subscription late, the
+    /// subscription to hand over first if this ticket delivers a completion before that.
     @inlinable
     @discardableResult
-    internal final func run(_ ticket: Ticket,
+    internal final func run(_ ticket: Ticket, handingOver subscription: Subscription? = nil,
                             after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
         guard case .deliver(let downstream, let event, let thenDrain) = ticket else { return nil }
+        if let subscription, case .completion = event {
+            let first = lock.locked { () -> Bool in
+                defer { subscriptionHandedOver = true }
+                return !subscriptionHandedOver
+            }
+            if first { downstream.receive(subscription: subscription) }
+        }
         let demand = deliver(event, to: downstream, own: true, after: after)
         if thenDrain {
             drain(after: after)

@@ -312,8 +312,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber, A, B, C, 
                 return (submitLocked(.completion(.finished)), previous, cleared)
             }
             withExtendedLifetime((previous, cleared)) {}
-            if case .deliver = ticket { handOver(self) }
-            run(ticket) { _, returned, _ in self.delivered(returned: returned) }
+            run(ticket, handingOver: self) { _, returned, _ in self.delivered(returned: returned) }
         case .failure:
             let (ticket, others, cleared) = lock.locked { () -> (Ticket, [GateUpstream], LatestValues<A, B, C, D>?) in
                 guard !terminated, !upstreams[index].isDone else { return (.none, [], nil) }
@@ -330,8 +329,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber, A, B, C, 
                 upstream.subscription?.cancel()
             }
             withExtendedLifetime(cleared) {}
-            if case .deliver = ticket { handOver(self) }
-            run(ticket) { _, returned, _ in self.delivered(returned: returned) }
+            run(ticket, handingOver: self) { _, returned, _ in self.delivered(returned: returned) }
         }
     }
 
