@@ -727,6 +727,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
     internal var upstreams: [GateUpstream]
     @usableFromInline @exclusivity(unchecked)
     internal var slots: [Input?]
+    /// How many slots hold a value (so that a delivery need not scan them all).
+    @usableFromInline @exclusivity(unchecked)
+    internal var waiting = 0
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
     @usableFromInline @exclusivity(unchecked)
@@ -767,6 +770,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
             if demand == .none {
                 let replaced = slots[index]
                 slots[index] = input
+                if replaced == nil { waiting += 1 }
                 return (.none, Subscribers.Demand.none, replaced)
             }
             demand -= 1
@@ -787,7 +791,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
                 let previous = upstreams[index]
                 upstreams[index] = .done
                 finishedCount += 1
-                guard finishedCount == count, slots.allSatisfy({ $0 == nil }) else { return (.none, previous) }
+                guard finishedCount == count, waiting == 0 else { return (.none, previous) }
                 terminated = true
                 return (submitLocked(.completion(.finished)), previous)
             }
@@ -800,6 +804,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
                 defer {
                     upstreams = Array(repeating: .done, count: count)
                     slots = Array(repeating: nil, count: count)
+                    waiting = 0
                 }
                 return (submitLocked(.completion(completion)), upstreams, slots)
             }
@@ -818,7 +823,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
     internal func delivered(tag: Int?, returned: Subscribers.Demand) {
         let refill = lock.locked { () -> Subscription? in
             demand += returned
-            if demand > 0 { commitSlotsLocked() }
+            if demand > 0, waiting > 0 { commitSlotsLocked() }
             return tag.flatMap { upstreams[$0].subscription }
         }
         refill?.request(.max(1))
@@ -829,13 +834,16 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
     @inlinable
     internal func commitSlotsLocked() {
         guard !terminated else { return }
-        for index in 0..<count where demand > 0 {
+        var index = 0
+        while waiting > 0, demand > 0, index < count {
+            defer { index += 1 }
             guard let value = slots[index] else { continue }
             slots[index] = nil
+            waiting -= 1
             if demand != .unlimited { demand -= 1 }
             enqueueLocked(.value(value, demand == .unlimited ? nil : index))
         }
-        if finishedCount == count, slots.allSatisfy({ $0 == nil }) {
+        if finishedCount == count, waiting == 0 {
             terminated = true
             enqueueLocked(.completion(.finished))
         }
@@ -871,6 +879,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
             defer {
                 upstreams = Array(repeating: .done, count: count)
                 slots = Array(repeating: nil, count: count)
+                waiting = 0
             }
             return (upstreams, slots, terminateLocked())
         }
