@@ -325,7 +325,7 @@ internal final class ZipSubscription<Downstream: Subscriber, A, B, C, D>:
             if own { answer = total }
         }
         if ending {
-            finish(.finished, cancellingAllBut: nil)
+            finish(.finished)
             return .none
         }
         if answer > 0 {
@@ -355,22 +355,18 @@ internal final class ZipSubscription<Downstream: Subscriber, A, B, C, D>:
         return total
     }
 
-    /// Cancels the upstreams that have not finished (all but `survivor`'s own record, which is
-    /// kept out), then delivers the completion after everything already accepted.
+    /// Cancels the upstreams that have not finished, then delivers the completion after
+    /// everything already accepted.
     @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingAllBut survivor: Int?) {
-        let (detached, dropped) = lock.locked { () -> ([GateUpstream], ZipQueues<A, B, C, D>) in
+    internal func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let (detached, finishedFlags, dropped) = lock.locked { () -> ([GateUpstream], [Bool], ZipQueues<A, B, C, D>) in
             defer { upstreams = Array(repeating: .done, count: count) }
-            var detached = upstreams
-            for index in 0..<count where finished[index] || index == survivor {
-                detached[index] = .done
-            }
-            return (detached, queues.removeAll())
+            return (upstreams, finished, queues.removeAll())
         }
-        for upstream in detached {
+        for (index, upstream) in detached.enumerated() where !finishedFlags[index] {
             upstream.subscription?.cancel()
         }
-        withExtendedLifetime(dropped) {}
+        withExtendedLifetime((detached, dropped)) {}
         handOver(self)
         let ticket = lock.locked { submitLocked(.completion(completion)) }
         run(ticket) { _, returned, own in _ = self.delivered(returned: returned, own: own) }
@@ -388,7 +384,7 @@ internal final class ZipSubscription<Downstream: Subscriber, A, B, C, D>:
                 return true
             }
             if ending {
-                finish(.finished, cancellingAllBut: nil)
+                finish(.finished)
             }
         case .failure:
             let ending = lock.locked { () -> Bool in
@@ -397,7 +393,7 @@ internal final class ZipSubscription<Downstream: Subscriber, A, B, C, D>:
                 return true
             }
             if ending {
-                finish(completion, cancellingAllBut: nil)
+                finish(completion)
             }
         }
     }
