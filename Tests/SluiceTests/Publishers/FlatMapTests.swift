@@ -322,14 +322,14 @@ struct FlatMapTests {
 
     @Test func eightChildrenWithLimitedDemandNeverExceedIt() async {
         let upstream = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
-        let received = Counter()
+        let received = CombiningTestCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
         upstream.flatMap { $0 }.subscribe(subscriber)
         // Children that publish whatever they are asked for, on their own thread.
         let children = (0..<8).map { t in (0..<1_000).map { t * 1_000 + $0 }.publisher.eraseToAnyPublisher() }
         await withTaskGroup(of: Void.self) { group in
             for child in children {
-                let box = UncheckedBox(child)
+                let box = CombiningTestBox(child)
                 group.addTask { upstream.send(box.value) }
             }
             group.addTask {
@@ -349,7 +349,7 @@ struct FlatMapTests {
 }
 
 /// Hands a non-Sendable value to a task in a test that synchronises it by other means.
-struct UncheckedBox<Value>: @unchecked Sendable {
+struct CombiningTestBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }

@@ -334,7 +334,7 @@ struct MergeTests {
 
     @Test func eightProducersWithDemandOfOneAtATime() async {
         let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
-        let counter = Counter()
+        let counter = CombiningTestCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in
             counter.increment()
             return .max(1)
@@ -357,7 +357,7 @@ struct MergeTests {
 }
 
 /// A thread-safe counter for concurrency tests.
-final class Counter: @unchecked Sendable {
+final class CombiningTestCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 

@@ -170,7 +170,7 @@ struct ShareReplayTests {
         let first = TestSubscriber<Int, Never>()
         shared.subscribe(first)
         let late = (0..<4).map { _ in TestSubscriber<Int, Never>(initialDemand: .none) }
-        let boxed = UncheckedBox((late, shared))
+        let boxed = CombiningTestBox((late, shared))
         await withTaskGroup(of: Void.self) { group in
             for thread in 0..<8 {
                 group.addTask {

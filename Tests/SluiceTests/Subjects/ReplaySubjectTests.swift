@@ -164,7 +164,7 @@ struct ReplaySubjectTests {
     @Test func concurrentSendsAndSubscribersEachSeeEveryValueOnceInOrder() async {
         let subject = ReplaySubject<Int, Never>(bufferSize: 100_000)
         let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }
-        let holder = UncheckedBox(subscribers)
+        let holder = CombiningTestBox(subscribers)
         await withTaskGroup(of: Void.self) { group in
             for thread in 0..<8 {
                 group.addTask {
