@@ -6,6 +6,9 @@ internal enum SubjectEvent<Output, Failure: Error> {
     /// A value owed to one subscriber only: `CurrentValueSubject`'s current value on first
     /// demand, delivered in line with what other threads are sending.
     case owed(Output, to: SubjectConduitBase<Output, Failure>)
+    /// A replaying subscription's backlog is to be delivered as far as its demand allows
+    /// (`ReplaySubject`), in line with what other threads are sending.
+    case replay(to: SubjectConduitBase<Output, Failure>)
 }
 
 /// How a subject's subscription treats demand.
@@ -19,6 +22,12 @@ internal enum SubjectDemandPolicy<Output> {
     /// Once the subscriber has asked for anything it receives every value
     /// (`ObservableObjectPublisher`, as Combine's does).
     case everyValueAfterFirstDemand
+    /// The subscriber starts with the subject's last values as a backlog; a value sent while it
+    /// has no demand (or while its backlog is not yet delivered) joins the backlog, which keeps
+    /// the newest `capacity` values. The backlog is delivered as demand arrives, even demand
+    /// that arrives long after subscribing; a completion waits until the backlog is delivered
+    /// (`ReplaySubject`).
+    case replay(capacity: Int)
 }
 
 /// The machinery every subject shares: the ordered list of subscriptions, the completion, the
@@ -49,10 +58,19 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     internal var owner: ThreadIdentity?
     @usableFromInline @exclusivity(unchecked)
     internal var pending: [SubjectEvent<Output, Failure>] = []
+    /// How many of the last values are kept for subscribers that arrive later (0: none).
+    @usableFromInline
+    internal let replayCapacity: Int
+    /// The last `replayCapacity` values, recorded when each is dispatched, so that a subscriber
+    /// attached at any moment gets every value exactly once: in its backlog if the value was
+    /// dispatched before it attached, live otherwise.
+    @usableFromInline @exclusivity(unchecked)
+    internal var replayBuffer = RingBuffer<Output>()
 
     @inlinable
-    internal init(requestsUpstreamEagerly: Bool) {
+    internal init(requestsUpstreamEagerly: Bool, replayCapacity: Int = 0) {
         self.requestsUpstreamEagerly = requestsUpstreamEagerly
+        self.replayCapacity = replayCapacity
     }
 
     // MARK: Subscribing
@@ -64,6 +82,35 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
             if let completion { return completion }
             conduits.append(conduit)
             return nil
+        }
+    }
+
+    /// Adds a replaying conduit and hands it the last values as its backlog, in the same
+    /// critical section, so that no value is missed or delivered twice. After completion the
+    /// conduit is not attached but still gets the backlog and the completion. Returns the
+    /// completion, if any, and whether the backlog is empty.
+    @inlinable
+    internal func attachReplaying(_ conduit: SubjectConduitBase<Output, Failure>)
+        -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool)
+    {
+        lock.locked {
+            let values = replayBuffer.elements
+            conduit.seedReplay(values, completion: completion)
+            if completion == nil {
+                conduits.append(conduit)
+            }
+            return (completion, values.isEmpty)
+        }
+    }
+
+    /// Records a value being dispatched, for later subscribers; the value pushed out is
+    /// returned through `evicted` so that it is released after unlocking.
+    @inlinable
+    internal func recordForReplayLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
+        guard replayCapacity > 0, case .value(let value) = event else { return }
+        replayBuffer.append(value)
+        if replayBuffer.count > replayCapacity {
+            evicted = replayBuffer.popFirst()
         }
     }
 
@@ -135,6 +182,13 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
         enqueueOrDeliver(.owed(value, to: conduit), isCompletion: false, evenAfterCompletion: true)
     }
 
+    /// Delivers a replaying conduit's backlog as far as its demand allows, in line with other
+    /// sends (also after completion: the backlog outlives it).
+    @inlinable
+    internal func send(replayTo conduit: SubjectConduitBase<Output, Failure>) {
+        enqueueOrDeliver(.replay(to: conduit), isCompletion: false, evenAfterCompletion: true)
+    }
+
     /// The delivery gate. Under one lock: refuse after completion, queue the event if another
     /// thread is delivering, or become the delivering thread (staying one, nested, if this thread
     /// already is). The delivering thread then drains what others queued meanwhile.
@@ -144,6 +198,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
                                    evenAfterCompletion: Bool = false) -> Bool {
         let me = ThreadIdentity.current
         var droppedUpstreams: [Subscription] = []
+        var evicted: Output?
         let (accepted, nested, conduits) = lock.locked {
             () -> (Bool, Bool, [SubjectConduitBase<Output, Failure>]?) in
             guard completion == nil || evenAfterCompletion else { return (false, false, nil) }
@@ -156,23 +211,29 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
                     pending.append(event)
                     return (true, false, nil)
                 }
+                recordForReplayLocked(event, evicted: &evicted)
                 return (true, true, self.conduits)
             }
             owner = me
+            recordForReplayLocked(event, evicted: &evicted)
             return (true, false, self.conduits)
         }
-        withExtendedLifetime(droppedUpstreams) {}
+        withExtendedLifetime((droppedUpstreams, evicted)) {}
         guard let conduits else { return accepted }
         dispatch(event, to: conduits)
         if nested { return accepted }
         while true {
+            var evictedLater: Output?
             let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectConduitBase<Output, Failure>])? in
                 if pending.isEmpty {
                     owner = nil
                     return nil
                 }
-                return (pending.removeFirst(), self.conduits)
+                let event = pending.removeFirst()
+                recordForReplayLocked(event, evicted: &evictedLater)
+                return (event, self.conduits)
             }
+            withExtendedLifetime(evictedLater) {}
             guard let (event, conduits) = next else { return accepted }
             dispatch(event, to: conduits)
         }
@@ -197,6 +258,8 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
             }
         case .owed(let value, let conduit):
             conduit.offerOwed(value)
+        case .replay(let conduit):
+            conduit.drainReplay()
         }
     }
 }
@@ -231,6 +294,20 @@ internal class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
         fatalError("abstract")
     }
+
+    /// For the replay policy: delivers the backlog as far as demand allows, then a completion
+    /// that was waiting for it.
+    @inlinable
+    internal func drainReplay() {
+        fatalError("abstract")
+    }
+
+    /// For the replay policy: the starting backlog, and the completion if the subject has
+    /// already completed. Called under the subject's delivery lock.
+    @inlinable
+    internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+        fatalError("abstract")
+    }
 }
 
 @usableFromInline
@@ -258,6 +335,12 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     /// For the current-value policy: the current value is owed on the next demand.
     @usableFromInline @exclusivity(unchecked)
     internal var owesCurrentValue: Bool
+    /// For the replay policy: values waiting for demand, oldest first.
+    @usableFromInline @exclusivity(unchecked)
+    internal var backlog = RingBuffer<Output>()
+    /// For the replay policy: the subject's completion, waiting for the backlog to be delivered.
+    @usableFromInline @exclusivity(unchecked)
+    internal var pendingCompletion: Subscribers.Completion<Failure>?
     @usableFromInline
     internal let policy: SubjectDemandPolicy<Output>
     @usableFromInline
@@ -288,6 +371,8 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     @inlinable
     override internal func offer(_ value: Output) {
+        var evicted: Output?
+        defer { withExtendedLifetime(evicted) {} }
         guard let downstream = lock.locked({ () -> Downstream? in
             guard let downstream else { return nil }
             switch policy {
@@ -301,6 +386,15 @@ internal final class SubjectConduit<Downstream: Subscriber>:
             case .everyValueAfterFirstDemand:
                 guard hasRequested else { return nil }
                 return downstream
+            case .replay(let capacity):
+                // Behind an undelivered backlog, or without demand: join the backlog.
+                guard backlog.isEmpty, demand > 0 else {
+                    backlog.append(value)
+                    if backlog.count > capacity {
+                        evicted = backlog.popFirst()
+                    }
+                    return nil
+                }
             }
             demand -= 1
             return downstream
@@ -331,24 +425,74 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     @inlinable
     override internal func finish(_ completion: Subscribers.Completion<Failure>) {
+        if case .replay = policy {
+            let waits = lock.locked { () -> Bool in
+                guard downstream != nil, !backlog.isEmpty else { return false }
+                pendingCompletion = completion
+                return true
+            }
+            if waits { return }
+        }
         guard let (downstream, _) = release() else { return }
         downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    override internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+        lock.locked {
+            for value in values {
+                backlog.append(value)
+            }
+            pendingCompletion = completion
+        }
+    }
+
+    @inlinable
+    override internal func drainReplay() {
+        while true {
+            let step = lock.locked { () -> (Downstream, Output?)? in
+                guard let downstream else { return nil }
+                if !backlog.isEmpty {
+                    guard demand > 0 else { return nil }
+                    demand -= 1
+                    return (downstream, backlog.popFirst())
+                }
+                guard pendingCompletion != nil else { return nil }
+                return (downstream, nil)
+            }
+            guard let (downstream, value) = step else { return }
+            if let value {
+                let additional = downstream.receive(value)
+                if additional > 0 {
+                    lock.locked { demand += additional }
+                }
+                continue
+            }
+            let completion = lock.locked { () -> Subscribers.Completion<Failure>? in
+                defer { pendingCompletion = nil }
+                return pendingCompletion
+            }
+            guard let completion, let (target, _) = release() else { return }
+            target.receive(completion: completion)
+            return
+        }
     }
 
     /// Ends this subscription, returning the subscriber and the subject's delivery if it was
     /// still live.
     @inlinable
     internal func release() -> (Downstream, SubjectDelivery<Output, Failure>?)? {
-        let (downstream, delivery, parent) = lock.locked {
-            () -> (Downstream?, SubjectDelivery<Output, Failure>?, AnyObject?) in
+        let (downstream, delivery, parent, backlog) = lock.locked {
+            () -> (Downstream?, SubjectDelivery<Output, Failure>?, AnyObject?, RingBuffer<Output>) in
             defer {
                 self.downstream = nil
                 self.delivery = nil
                 self.parent = nil
+                self.backlog = RingBuffer()
             }
-            return (self.downstream, self.delivery, self.parent)
+            return (self.downstream, self.delivery, self.parent, self.backlog)
         }
-        withExtendedLifetime(parent) {}
+        withExtendedLifetime((parent, backlog)) {}
         guard let downstream else { return nil }
         return (downstream, delivery)
     }
@@ -366,16 +510,19 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        let (delivery, owed) = lock.locked { () -> (SubjectDelivery<Output, Failure>?, Bool) in
-            guard downstream != nil else { return (nil, false) }
+        let (delivery, owed, replays) = lock.locked { () -> (SubjectDelivery<Output, Failure>?, Bool, Bool) in
+            guard downstream != nil else { return (nil, false, false) }
             self.demand += demand
             hasRequested = true
-            return (self.delivery, owesCurrentValue)
+            return (self.delivery, owesCurrentValue, !backlog.isEmpty || pendingCompletion != nil)
         }
         guard let delivery else { return }
         delivery.downstreamDemandArrived()
         if owed, case .currentValue(let current) = policy, let value = current() {
             delivery.send(owed: value, to: self)
+        }
+        if replays {
+            delivery.send(replayTo: self)
         }
     }
 

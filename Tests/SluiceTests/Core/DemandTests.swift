@@ -149,13 +149,13 @@ struct CombineIdentifierTests {
 
 @Suite("AnyCancellable")
 struct AnyCancellableTests {
-    final class Counter: Cancellable, @unchecked Sendable {
+    final class CombiningTestCounter: Cancellable, @unchecked Sendable {
         var count = 0
         func cancel() { count += 1 }
     }
 
     @Test func cancelsOnceExplicitlyOrOnDeinit() {
-        let counter = Counter()
+        let counter = CombiningTestCounter()
         do {
             let cancellable = AnyCancellable(counter)
             cancellable.cancel()
@@ -175,7 +175,7 @@ struct AnyCancellableTests {
     }
 
     @Test func wrappedCancellableIsCancelledOnce() {
-        let counter = Counter()
+        let counter = CombiningTestCounter()
         let inner = AnyCancellable(counter)
         let outer = AnyCancellable(inner)
         outer.cancel()
@@ -197,7 +197,7 @@ struct AnyCancellableTests {
         a.store(in: &array)
         #expect(array.count == 1 && array[0] === a)
         // Through the protocol, `store(in:)` wraps in a new AnyCancellable.
-        let counter = Counter()
+        let counter = CombiningTestCounter()
         counter.store(in: &array)
         #expect(array.count == 2)
         array.removeAll()
@@ -205,7 +205,7 @@ struct AnyCancellableTests {
     }
 
     @Test func concurrentCancelRunsTheClosureOnce() async {
-        let counter = Counter()
+        let counter = CombiningTestCounter()
         let lock = NSLock()
         let cancellable = AnyCancellable { lock.lock(); counter.count += 1; lock.unlock() }
         await withTaskGroup(of: Void.self) { group in

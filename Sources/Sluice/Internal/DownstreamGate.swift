@@ -1,0 +1,236 @@
+/// What a combining operator hands its downstream, in order.
+@usableFromInline
+internal enum GateEvent<Input, Failure: Error, Tag> {
+    /// A value the operator has already accounted demand for. The tag travels with it so that
+    /// the operator can act once it is delivered (ask the upstream it came from for another).
+    case value(Input, Tag)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+/// What the thread that submitted an event must do once it has released the lock.
+@usableFromInline
+internal enum GateTicket<Downstream: Subscriber, Tag> {
+    /// Nothing: the gate is closed, or the event is queued for the thread that is delivering.
+    case none
+    /// Deliver this event now; `thenDrain` says whether this thread has become the delivering
+    /// thread (and must then drain what others queue meanwhile) or is nested inside a delivery
+    /// of its own.
+    case deliver(Downstream, GateEvent<Downstream.Input, Downstream.Failure, Tag>, thenDrain: Bool)
+}
+
+/// The one component that serialises deliveries from several upstreams to one downstream
+/// (merge, combineLatest, zip, flatMap, switchToLatest, append, buffer), as `SubjectDelivery`
+/// does for subjects.
+///
+/// An operator's subscription class inherits from it and keeps its own state in its own stored
+/// properties, guarded by the same `lock`. Under that lock the operator decides what to deliver
+/// (demand is accounted there, once) and submits it with ``submitLocked(_:)`` or
+/// ``enqueueLocked(_:)``; after unlocking it calls ``run(_:after:)`` or ``drain(after:)``. So a
+/// decision and its place in the delivery order are taken atomically: a completion is always
+/// delivered after every value accepted before it, whichever threads they came from.
+///
+/// Delivery: the thread that finds nobody delivering becomes the delivering thread, delivers,
+/// then drains what other threads queued meanwhile; nobody ever waits for another thread, and
+/// the downstream is never called from two threads at once. An event submitted by the
+/// delivering thread itself (an upstream that sends from inside the downstream's `receive`) is
+/// delivered at once, nested, as Combine does, unless earlier events are still queued, in
+/// which case it waits its turn. The downstream is released when the completion is delivered
+/// or the gate is terminated; nothing is released under the lock.
+@usableFromInline
+internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
+    @usableFromInline
+    internal typealias Event = GateEvent<Downstream.Input, Downstream.Failure, Tag>
+    @usableFromInline
+    internal typealias Ticket = GateTicket<Downstream, Tag>
+
+    @usableFromInline
+    internal let lock = Lock()
+    /// The downstream, until the completion is handed to it or the gate is terminated.
+    @usableFromInline @exclusivity(unchecked)
+    internal var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked)
+    internal var gateQueue = RingBuffer<Event>()
+    /// The thread delivering right now, if any.
+    @usableFromInline @exclusivity(unchecked)
+    internal var gateOwner: ThreadIdentity?
+    /// A completion has been accepted (or the gate terminated): nothing more is accepted.
+    @usableFromInline @exclusivity(unchecked)
+    internal var gateClosed = false
+    /// Whether ``handOver(_:)`` has given the downstream its subscription.
+    @usableFromInline @exclusivity(unchecked)
+    internal var subscriptionHandedOver = false
+
+    @inlinable
+    internal init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    // MARK: Under the lock
+
+    /// Whether the gate still accepts events.
+    @inlinable
+    internal final var isGateOpen: Bool { !gateClosed }
+
+    /// Whether the calling thread is the one delivering (so a call now is re-entrant).
+    @inlinable
+    internal final var isDeliveringOnCurrentThread: Bool {
+        gateOwner == ThreadIdentity.current
+    }
+
+    /// Accepts one event and says what the caller must do after unlocking.
+    @inlinable
+    internal final func submitLocked(_ event: Event) -> Ticket {
+        guard !gateClosed, let downstream else { return .none }
+        if case .completion = event { gateClosed = true }
+        let me = ThreadIdentity.current
+        if gateOwner == nil {
+            gateOwner = me
+            if case .completion = event { self.downstream = nil }
+            return .deliver(downstream, event, thenDrain: true)
+        }
+        if gateOwner == me, gateQueue.isEmpty {
+            if case .completion = event { self.downstream = nil }
+            return .deliver(downstream, event, thenDrain: false)
+        }
+        gateQueue.append(event)
+        return .none
+    }
+
+    /// Queues an event without delivering it; follow with ``claimLocked()``. Returns `false`
+    /// if the gate is closed.
+    @inlinable
+    @discardableResult
+    internal final func enqueueLocked(_ event: Event) -> Bool {
+        guard !gateClosed, downstream != nil else { return false }
+        if case .completion = event { gateClosed = true }
+        gateQueue.append(event)
+        return true
+    }
+
+    /// Makes the calling thread the delivering thread if nobody is delivering and something is
+    /// queued; if it returns `true` the caller must call ``drain(after:)`` after unlocking.
+    @inlinable
+    internal final func claimLocked() -> Bool {
+        guard gateOwner == nil, !gateQueue.isEmpty else { return false }
+        gateOwner = ThreadIdentity.current
+        return true
+    }
+
+    /// Closes the gate and detaches the downstream and the queue, returning them so that the
+    /// caller releases them after unlocking (cancel, or an operator's own termination).
+    @inlinable
+    internal final func terminateLocked() -> (Downstream?, RingBuffer<Event>) {
+        gateClosed = true
+        defer {
+            downstream = nil
+            gateQueue = RingBuffer()
+        }
+        return (downstream, gateQueue)
+    }
+
+    // MARK: After unlocking
+
+    /// Carries out a ticket. `after` runs after each value delivered (with its tag, the demand
+    /// the downstream returned, and whether it was the caller's own value), still on the
+    /// delivering thread and with no lock held. Returns the demand the downstream returned for
+    /// the caller's own value, if it was delivered now.
+    /// `handingOver`: for an operator that hands the downstream its subscription late, the
+    /// subscription to hand over first if this ticket delivers a completion before that.
+    @inlinable
+    @discardableResult
+    internal final func run(_ ticket: Ticket, handingOver subscription: Subscription? = nil,
+                            after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
+        guard case .deliver(let downstream, let event, let thenDrain) = ticket else { return nil }
+        if let subscription, case .completion = event {
+            let first = lock.locked { () -> Bool in
+                defer { subscriptionHandedOver = true }
+                return !subscriptionHandedOver
+            }
+            if first { downstream.receive(subscription: subscription) }
+        }
+        let demand = deliver(event, to: downstream, own: true, after: after)
+        if thenDrain {
+            drain(after: after)
+        }
+        return demand
+    }
+
+    /// Delivers queued events until the queue is empty, then stops being the delivering thread.
+    /// Call only after ``claimLocked()`` returned `true` (or from ``run(_:after:)``).
+    @inlinable
+    internal final func drain(after: (Tag, Subscribers.Demand, Bool) -> Void) {
+        while true {
+            let next = lock.locked { () -> (Downstream, Event)? in
+                guard let current = downstream, let event = gateQueue.popFirst() else {
+                    gateOwner = nil
+                    return nil
+                }
+                if case .completion = event { downstream = nil }
+                return (current, event)
+            }
+            guard let (target, event) = next else { return }
+            deliver(event, to: target, own: false, after: after)
+        }
+    }
+
+    @inlinable
+    @discardableResult
+    internal final func deliver(_ event: Event, to target: Downstream, own: Bool,
+                                after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
+        switch event {
+        case .value(let value, let tag):
+            let demand = target.receive(value)
+            after(tag, demand, own)
+            return demand
+        case .completion(let completion):
+            target.receive(completion: completion)
+            return nil
+        }
+    }
+
+    /// The downstream, for handing it its subscription (which never goes through the gate).
+    @inlinable
+    internal final var currentDownstream: Downstream? {
+        lock.locked { downstream }
+    }
+
+    /// Hands the downstream its subscription unless it already has it. Operators that hand it
+    /// over late (after subscribing their upstreams) call this before delivering a completion
+    /// that an upstream sent early, so that the downstream never sees a completion first.
+    @inlinable
+    internal final func handOver(_ subscription: Subscription) {
+        let target = lock.locked { () -> Downstream? in
+            guard !subscriptionHandedOver else { return nil }
+            subscriptionHandedOver = true
+            return downstream
+        }
+        target?.receive(subscription: subscription)
+    }
+}
+
+/// Where one of a combining operator's upstreams stands.
+@usableFromInline
+internal enum GateUpstream {
+    case awaitingSubscription
+    case subscribed(Subscription)
+    /// Finished, failed, or detached by the operator's end: its events are ignored.
+    case done
+
+    @inlinable
+    internal var subscription: Subscription? {
+        if case .subscribed(let subscription) = self { return subscription }
+        return nil
+    }
+
+    @inlinable
+    internal var isDone: Bool {
+        if case .done = self { return true }
+        return false
+    }
+
+    @inlinable
+    internal var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,337 @@
+extension Publishers {
+    /// A publisher that emits all of one publisher's elements before those from another
+    /// publisher.
+    ///
+    /// The prefix is subscribed at once; the downstream gets its subscription when the prefix's
+    /// arrives. When the prefix finishes, the suffix is subscribed and asked for whatever demand
+    /// is left; a failure of the prefix fails the stream and the suffix is never subscribed.
+    public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+        where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output
+    {
+        public typealias Output = Suffix.Output
+        public typealias Failure = Suffix.Failure
+
+        /// The publisher to republish, in its entirety, before republishing elements from
+        /// `suffix`.
+        public let prefix: Prefix
+
+        /// The publisher to republish only after `prefix` finishes.
+        public let suffix: Suffix
+
+        /// Creates a publisher that emits all of one publisher's elements before those from
+        /// another publisher.
+        @inlinable
+        public init(prefix: Prefix, suffix: Suffix) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
+            let inner = ConcatenateSubscription<S, Suffix>(downstream: subscriber, suffix: suffix)
+            prefix.receive(subscriber: ConcatenatePrefixSide(parent: inner))
+        }
+    }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {
+    /// Whether the two publishers concatenate equal publishers.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.prefix == rhs.prefix && lhs.suffix == rhs.suffix
+    }
+}
+
+extension Publisher {
+    /// Prefixes a publisher's output with the specified values.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Prefixes a publisher's output with the specified sequence.
+    @inlinable
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+        where Output == S.Element
+    {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Prefixes the output of this publisher with the elements emitted by the given publisher.
+    @inlinable
+    public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+        where Failure == P.Failure, Output == P.Output
+    {
+        Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+
+    /// Appends a publisher's output with the specified elements.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends a publisher's output with the specified sequence.
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+        where Output == S.Element
+    {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends the output of this publisher with the elements emitted by the given publisher.
+    @inlinable
+    public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+        where Failure == P.Failure, Output == P.Output
+    {
+        Publishers.Concatenate(prefix: self, suffix: publisher)
+    }
+}
+
+/// The subscription of a concatenation. Demand accumulates here and is forwarded to whichever
+/// side is active; each value uses one, and what the downstream returns is added back (and
+/// returned to the side that sent it, as in Combine). `request(.none)` is forwarded, as
+/// Combine's is. Both sides report this object's identity as their combine identifier.
+@usableFromInline
+internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Publisher>:
+    DownstreamGate<Downstream, Void>, Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
+{
+    @usableFromInline
+    internal enum Phase {
+        case prefix(GateUpstream)
+        case suffix(GateUpstream)
+        case terminal
+
+        @inlinable
+        internal var subscription: Subscription? {
+            switch self {
+            case .prefix(let upstream), .suffix(let upstream): return upstream.subscription
+            case .terminal: return nil
+            }
+        }
+    }
+
+    @usableFromInline @exclusivity(unchecked)
+    internal var phase = Phase.prefix(.awaitingSubscription)
+    /// The suffix until it is subscribed to or the subscription ends.
+    @usableFromInline @exclusivity(unchecked)
+    internal var suffix: Suffix?
+    @usableFromInline @exclusivity(unchecked)
+    internal var pending = Subscribers.Demand.none
+
+    @inlinable
+    internal init(downstream: Downstream, suffix: Suffix) {
+        self.suffix = suffix
+        super.init(downstream: downstream)
+    }
+
+    @inlinable
+    internal func receive(prefixSubscription subscription: Subscription) {
+        let accepted = lock.locked { () -> Bool in
+            guard case .prefix(.awaitingSubscription) = phase else { return false }
+            phase = .prefix(.subscribed(subscription))
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        handOver(self)
+    }
+
+    @inlinable
+    internal func receive(suffixSubscription subscription: Subscription) {
+        let request = lock.locked { () -> Subscribers.Demand? in
+            guard case .suffix(.awaitingSubscription) = phase else { return nil }
+            phase = .suffix(.subscribed(subscription))
+            return pending
+        }
+        guard let request else {
+            subscription.cancel()
+            return
+        }
+        if request > 0 {
+            subscription.request(request)
+        }
+    }
+
+    @inlinable
+    internal func receive(_ input: Downstream.Input, fromSuffix: Bool) -> Subscribers.Demand {
+        let ticket = lock.locked { () -> Ticket in
+            switch (phase, fromSuffix) {
+            case (.prefix(.subscribed), false), (.suffix(.subscribed), true):
+                guard pending > 0 else { return .none }
+                pending -= 1
+                return submitLocked(.value(input, ()))
+            default:
+                return .none
+            }
+        }
+        let returned = run(ticket) { _, demand, own in self.delivered(returned: demand, own: own) }
+        return returned ?? .none
+    }
+
+    @inlinable
+    internal func delivered(returned: Subscribers.Demand, own: Bool) {
+        guard returned > 0 else { return }
+        let target = lock.locked { () -> Subscription? in
+            pending += returned
+            return own ? nil : phase.subscription
+        }
+        target?.request(returned)
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Downstream.Failure>, fromSuffix: Bool) {
+        switch (completion, fromSuffix) {
+        case (.finished, false):
+            let (next, previous) = lock.locked { () -> (Suffix?, Phase?) in
+                guard case .prefix(.subscribed) = phase else { return (nil, nil) }
+                let previous = phase
+                phase = .suffix(.awaitingSubscription)
+                defer { suffix = nil }
+                return (suffix, previous)
+            }
+            withExtendedLifetime(previous) {}
+            next?.receive(subscriber: ConcatenateSuffixSide(parent: self))
+        default:
+            let (ticket, previous) = lock.locked { () -> (Ticket, Phase?) in
+                switch (phase, fromSuffix) {
+                case (.prefix(.subscribed), false), (.suffix(.subscribed), true):
+                    let previous = phase
+                    phase = .terminal
+                    return (submitLocked(.completion(completion)), previous)
+                default:
+                    return (.none, nil)
+                }
+            }
+            let dropped = lock.locked { () -> Suffix? in
+                defer { suffix = nil }
+                return suffix
+            }
+            withExtendedLifetime((previous, dropped)) {}
+            run(ticket) { _, demand, own in self.delivered(returned: demand, own: own) }
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        let target = lock.locked { () -> Subscription? in
+            if case .terminal = phase { return nil }
+            pending += demand
+            return phase.subscription
+        }
+        target?.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (previous, dropped, gate) = lock.locked { () -> (Phase, Suffix?, (Downstream?, RingBuffer<Event>)) in
+            let previous = phase
+            phase = .terminal
+            defer { suffix = nil }
+            return (previous, suffix, terminateLocked())
+        }
+        previous.subscription?.cancel()
+        withExtendedLifetime((dropped, gate)) {}
+    }
+
+    @usableFromInline
+    internal var description: String { "Concatenate" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+/// The subscriber a concatenation attaches to its prefix.
+@usableFromInline
+internal struct ConcatenatePrefixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
+{
+    @usableFromInline
+    internal typealias Input = Suffix.Output
+    @usableFromInline
+    internal typealias Failure = Suffix.Failure
+
+    @usableFromInline
+    internal let parent: ConcatenateSubscription<Downstream, Suffix>
+
+    @inlinable
+    internal init(parent: ConcatenateSubscription<Downstream, Suffix>) {
+        self.parent = parent
+    }
+
+    @inlinable
+    internal var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        parent.receive(prefixSubscription: subscription)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        parent.receive(input, fromSuffix: false)
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receive(completion: completion, fromSuffix: false)
+    }
+
+    @usableFromInline
+    internal var description: String { "Concatenate" }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+/// The subscriber a concatenation attaches to its suffix.
+@usableFromInline
+internal struct ConcatenateSuffixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
+{
+    @usableFromInline
+    internal typealias Input = Suffix.Output
+    @usableFromInline
+    internal typealias Failure = Suffix.Failure
+
+    @usableFromInline
+    internal let parent: ConcatenateSubscription<Downstream, Suffix>
+
+    @inlinable
+    internal init(parent: ConcatenateSubscription<Downstream, Suffix>) {
+        self.parent = parent
+    }
+
+    @inlinable
+    internal var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        parent.receive(suffixSubscription: subscription)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        parent.receive(input, fromSuffix: true)
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receive(completion: completion, fromSuffix: true)
+    }
+
+    @usableFromInline
+    internal var description: String { "Concatenate" }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

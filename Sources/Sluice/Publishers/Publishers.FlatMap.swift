@@ -1,0 +1,427 @@
+extension Publishers {
+    /// A publisher that transforms elements from an upstream publisher into a new publisher.
+    ///
+    /// The downstream receives its subscription before the upstream is subscribed to. The
+    /// upstream is asked for `maxPublishers` values (even `.none`), and for one more each time
+    /// a child publisher finishes when that number is bounded, so `.max(1)` subscribes to one
+    /// child at a time, in order. Children are asked for one value at a time (`.unlimited` once
+    /// the downstream is); their values are delivered in arrival order, one at a time even when
+    /// children send from different threads, and wait in order while the downstream has no
+    /// demand. It finishes once the upstream and every child have finished and nothing is left
+    /// waiting; a failure of the upstream or any child cancels the children and fails at once.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+        where NewPublisher.Failure == Upstream.Failure
+    {
+        public typealias Output = NewPublisher.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The maximum number of concurrent publisher subscriptions.
+        public let maxPublishers: Subscribers.Demand
+
+        /// A closure that takes an element as a parameter and returns a publisher that produces
+        /// elements of that type.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Creates a publisher that transforms elements from an upstream publisher into a new
+        /// publisher.
+        @inlinable
+        public init(upstream: Upstream, maxPublishers: Subscribers.Demand,
+                    transform: @escaping (Upstream.Output) -> NewPublisher) {
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S)
+            where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure
+        {
+            let inner = FlatMapSubscription<S, NewPublisher, Upstream>(
+                downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements from an upstream publisher into a new publisher up to a maximum
+    /// number of publishers you specify, and republishes their elements as one stream.
+    ///
+    /// `maxPublishers: .max(1)` subscribes to one publisher at a time, in order (concatenation).
+    @inlinable
+    public func flatMap<T, P>(maxPublishers: Subscribers.Demand = .unlimited,
+                              _ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self>
+        where T == P.Output, P: Publisher, Failure == P.Failure
+    {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms all elements from an upstream publisher that cannot fail into publishers that
+    /// can, giving the upstream their failure type.
+    @inlinable
+    public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited,
+                                      _ transform: @escaping (Output) -> P)
+        -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>
+    {
+        Publishers.FlatMap(upstream: Publishers.SetFailureType(upstream: self),
+                           maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms all elements from an upstream publisher that cannot fail into publishers that
+    /// cannot fail either.
+    @inlinable
+    public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited,
+                                      _ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self>
+        where P.Failure == Never
+    {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements from an upstream publisher into publishers that cannot fail,
+    /// giving them the upstream's failure type.
+    @inlinable
+    public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited,
+                                      _ transform: @escaping (Output) -> P)
+        -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self>
+        where P.Failure == Never
+    {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            Publishers.SetFailureType(upstream: transform($0))
+        }
+    }
+}
+
+/// The subscription of a flatMap: the upstream's subscriber, the downstream's subscription, and
+/// the owner of every child subscription. Values that arrive while the downstream has no demand
+/// wait in one first-in-first-out buffer across children; each one that is later delivered asks
+/// its child for one more, as in Combine.
+@usableFromInline
+internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>:
+    DownstreamGate<Downstream, Int?>, Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
+    Child.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let maxPublishers: Subscribers.Demand
+    @usableFromInline
+    internal let transform: (Upstream.Output) -> Child
+    @usableFromInline @exclusivity(unchecked)
+    internal var outer = GateUpstream.awaitingSubscription
+    @usableFromInline @exclusivity(unchecked)
+    internal var outerFinished = false
+    /// Live children by index: awaiting their subscription, or subscribed.
+    @usableFromInline @exclusivity(unchecked)
+    internal var children: [Int: GateUpstream] = [:]
+    @usableFromInline @exclusivity(unchecked)
+    internal var nextIndex = 0
+    @usableFromInline @exclusivity(unchecked)
+    internal var buffer = RingBuffer<(Int, Child.Output)>()
+    @usableFromInline @exclusivity(unchecked)
+    internal var demand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked)
+    internal var terminated = false
+
+    @inlinable
+    internal init(downstream: Downstream, maxPublishers: Subscribers.Demand,
+                  transform: @escaping (Upstream.Output) -> Child) {
+        self.maxPublishers = maxPublishers
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    // MARK: The upstream
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let accepted = lock.locked { () -> Bool in
+            guard !terminated, !outerFinished, outer.isAwaitingSubscription else { return false }
+            outer = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(maxPublishers)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        let index = lock.locked { () -> Int? in
+            guard !terminated, !outerFinished, outer.subscription != nil else { return nil }
+            let index = nextIndex
+            nextIndex += 1
+            children[index] = .awaitingSubscription
+            return index
+        }
+        guard let index else { return .none }
+        transform(input).receive(subscriber: FlatMapChild(index: index, parent: self))
+        return .none
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            let (ticket, previous) = lock.locked { () -> (Ticket, GateUpstream?) in
+                guard !terminated, !outerFinished else { return (.none, nil) }
+                outerFinished = true
+                let previous = outer
+                outer = .done
+                return (finishIfDoneLocked(), previous)
+            }
+            withExtendedLifetime(previous) {}
+            run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+        case .failure:
+            let (ticket, detached, dropped) = lock.locked {
+                () -> (Ticket, [(Int, GateUpstream)], RingBuffer<(Int, Child.Output)>) in
+                guard !terminated, !outerFinished else { return (.none, [], RingBuffer()) }
+                terminated = true
+                outerFinished = true
+                let detached = children.sorted { $0.key < $1.key }
+                children = [:]
+                let dropped = buffer
+                buffer = RingBuffer()
+                outer = .done
+                return (submitLocked(.completion(completion)), detached, dropped)
+            }
+            // The children are cancelled before the failure goes out.
+            for (_, child) in detached {
+                child.subscription?.cancel()
+            }
+            withExtendedLifetime(dropped) {}
+            run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+        }
+    }
+
+    // MARK: Children
+
+    @inlinable
+    internal func receive(childSubscription subscription: Subscription, index: Int) {
+        let request = lock.locked { () -> Subscribers.Demand? in
+            guard !terminated, children[index]?.isAwaitingSubscription == true else { return nil }
+            children[index] = .subscribed(subscription)
+            return demand == .unlimited ? .unlimited : .max(1)
+        }
+        guard let request else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(request)
+    }
+
+    @inlinable
+    internal func receive(child input: Child.Output, index: Int) -> Subscribers.Demand {
+        let (ticket, answer) = lock.locked { () -> (Ticket, Subscribers.Demand) in
+            guard !terminated, children[index] != nil else { return (.none, .none) }
+            if demand == .unlimited {
+                return (submitLocked(.value(input, nil)), .none)
+            }
+            // Behind values already waiting, or without demand: wait in order.
+            if demand == .none || !buffer.isEmpty {
+                buffer.append((index, input))
+                return (.none, .none)
+            }
+            demand -= 1
+            return (submitLocked(.value(input, nil)), .max(1))
+        }
+        run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+        return answer
+    }
+
+    @inlinable
+    internal func receive(childCompletion completion: Subscribers.Completion<Failure>, index: Int) {
+        switch completion {
+        case .finished:
+            let (ticket, removed, moreFrom) = lock.locked { () -> (Ticket, GateUpstream?, Subscription?) in
+                guard !terminated else { return (.none, nil, nil) }
+                let removed = children.removeValue(forKey: index)
+                let ticket = finishIfDoneLocked()
+                if case .deliver = ticket { return (ticket, removed, nil) }
+                if terminated { return (ticket, removed, nil) }
+                // Combine asks for one more publisher on every child completion it sees.
+                return (ticket, removed, maxPublishers == .unlimited ? nil : outer.subscription)
+            }
+            withExtendedLifetime(removed) {}
+            run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+            moreFrom?.request(.max(1))
+        case .failure:
+            let (ticket, others, dropped, upstream) = lock.locked {
+                () -> (Ticket, [(Int, GateUpstream)], RingBuffer<(Int, Child.Output)>, GateUpstream) in
+                guard !terminated, children[index] != nil else { return (.none, [], RingBuffer(), .done) }
+                terminated = true
+                children[index] = nil
+                let others = children.sorted { $0.key < $1.key }
+                children = [:]
+                let dropped = buffer
+                buffer = RingBuffer()
+                // As in Combine the upstream is not cancelled; it is only let go.
+                let upstream = outer
+                outer = .done
+                return (submitLocked(.completion(completion)), others, dropped, upstream)
+            }
+            for (_, child) in others {
+                child.subscription?.cancel()
+            }
+            withExtendedLifetime((dropped, upstream)) {}
+            run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+        }
+    }
+
+    // MARK: Delivery
+
+    /// Finishes if the upstream and every child (pending subscriptions included) are done and
+    /// nothing waits.
+    @inlinable
+    internal func finishIfDoneLocked() -> Ticket {
+        guard !terminated, outerFinished, children.isEmpty, buffer.isEmpty else { return .none }
+        terminated = true
+        return submitLocked(.completion(.finished))
+    }
+
+    /// Moves waiting values to the gate while there is demand.
+    @inlinable
+    internal func commitBufferLocked() {
+        guard !terminated else { return }
+        while demand > 0, let (index, value) = buffer.popFirst() {
+            let unlimited = demand == .unlimited
+            if !unlimited { demand -= 1 }
+            enqueueLocked(.value(value, unlimited ? nil : index))
+        }
+        if outerFinished, children.isEmpty, buffer.isEmpty {
+            terminated = true
+            enqueueLocked(.completion(.finished))
+        }
+    }
+
+    /// After each delivery: add what the downstream returned, move waiting values along, and
+    /// ask the child a formerly waiting value came from for one more.
+    @inlinable
+    internal func delivered(tag: Int?, returned: Subscribers.Demand) {
+        let refill = lock.locked { () -> Subscription? in
+            demand += returned
+            if demand > 0, !buffer.isEmpty { commitBufferLocked() }
+            return tag.flatMap { children[$0]?.subscription }
+        }
+        refill?.request(.max(1))
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let (claimed, unlimited) = lock.locked { () -> (Bool, [Subscription]) in
+            guard !terminated, self.demand != .unlimited else { return (false, []) }
+            if demand == .unlimited {
+                self.demand = .unlimited
+                commitBufferLocked()
+                let children = self.children.sorted { $0.key < $1.key }.compactMap { $0.value.subscription }
+                return (claimLocked(), children)
+            }
+            self.demand += demand
+            commitBufferLocked()
+            return (claimLocked(), [])
+        }
+        if claimed {
+            drain { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+        }
+        for child in unlimited {
+            child.request(.unlimited)
+        }
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (detached, upstream, dropped, gate) = lock.locked {
+            () -> ([(Int, GateUpstream)], GateUpstream, RingBuffer<(Int, Child.Output)>, (Downstream?, RingBuffer<Event>)) in
+            terminated = true
+            let detached = children.sorted { $0.key < $1.key }
+            children = [:]
+            let upstream = outer
+            outer = .done
+            let dropped = buffer
+            buffer = RingBuffer()
+            return (detached, upstream, dropped, terminateLocked())
+        }
+        // Children first, then the upstream, as Combine does.
+        for (_, child) in detached {
+            child.subscription?.cancel()
+        }
+        upstream.subscription?.cancel()
+        withExtendedLifetime((dropped, gate)) {}
+    }
+
+    @usableFromInline
+    internal var description: String { "FlatMap" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+/// The subscriber a flatMap attaches to each child publisher.
+@usableFromInline
+internal struct FlatMapChild<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
+    Child.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Child.Output
+    @usableFromInline
+    internal typealias Failure = Child.Failure
+
+    @usableFromInline
+    internal let index: Int
+    @usableFromInline
+    internal let parent: FlatMapSubscription<Downstream, Child, Upstream>
+    @usableFromInline
+    internal let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    internal init(index: Int, parent: FlatMapSubscription<Downstream, Child, Upstream>) {
+        self.index = index
+        self.parent = parent
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        parent.receive(childSubscription: subscription, index: index)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        parent.receive(child: input, index: index)
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receive(childCompletion: completion, index: index)
+    }
+
+    @usableFromInline
+    internal var description: String { "FlatMap" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

@@ -1,0 +1,388 @@
+extension Publishers {
+    /// A publisher that flattens nested publishers.
+    ///
+    /// Given a publisher that publishes publishers, it republishes the elements of the most
+    /// recent one only. The downstream receives its subscription before the upstream is
+    /// subscribed to, and the upstream is asked for `.unlimited`. When a new inner publisher
+    /// arrives, the previous inner subscription is cancelled first and the new one is given the
+    /// downstream's outstanding demand. It finishes when the upstream and the current inner
+    /// publisher have both finished; a failure of either cancels the other and fails.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+        where P == Upstream.Output, P.Failure == Upstream.Failure
+    {
+        public typealias Output = P.Output
+        public typealias Failure = P.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that "flattens" nested publishers.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+            let outer = SwitchToLatestSubscription<S, Upstream>(downstream: subscriber)
+            subscriber.receive(subscription: outer)
+            upstream.receive(subscriber: outer)
+        }
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes elements sent by the most recently received publisher, cancelling the
+    /// subscription to the previous one.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Failure == Never, Output: Publisher {
+    /// Republishes elements sent by the most recently received publisher, from an upstream that
+    /// cannot fail, giving it the inner publishers' failure type.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+    }
+}
+
+extension Publisher where Failure == Never, Output: Publisher, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher, where neither the
+    /// upstream nor the inner publishers can fail.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher, where the inner
+    /// publishers cannot fail: they are given the upstream's failure type.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>,
+                                                              Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>> {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
+    }
+}
+
+// MARK: - flatMapLatest (beyond Combine)
+
+extension Publisher {
+    /// Transforms each element into a publisher and republishes the elements of the most
+    /// recent one only: `map(transform).switchToLatest()`, RxSwift's `flatMapLatest`.
+    ///
+    /// Each new element cancels the subscription to the publisher made from the previous one.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
+        -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Failure
+    {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self, transform: transform))
+    }
+
+    /// `flatMapLatest` for inner publishers that cannot fail: they are given this publisher's
+    /// failure type.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
+        -> Publishers.SwitchToLatest<Publishers.SetFailureType<P, Failure>,
+                                     Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>>
+        where P.Failure == Never
+    {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) {
+            Publishers.SetFailureType(upstream: transform($0))
+        })
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// `flatMapLatest` for an upstream that cannot fail and inner publishers that can: the
+    /// upstream is given their failure type.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
+        -> Publishers.SwitchToLatest<P, Publishers.Map<Publishers.SetFailureType<Self, P.Failure>, P>>
+    {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: Publishers.SetFailureType(upstream: self),
+                                                           transform: transform))
+    }
+
+    /// `flatMapLatest` where neither the upstream nor the inner publishers can fail.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
+        -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Never
+    {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self, transform: transform))
+    }
+}
+
+/// The subscription of a switchToLatest: the upstream's subscriber, the downstream's
+/// subscription, and the owner of the current inner subscription. Inner publishers are told
+/// apart by an index, so that events from one that has been replaced are ignored.
+@usableFromInline
+internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream: Publisher>:
+    DownstreamGate<Downstream, UInt64>, Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
+    Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+    @usableFromInline
+    internal typealias Inner = Upstream.Output
+
+    @usableFromInline @exclusivity(unchecked)
+    internal var outer = GateUpstream.awaitingSubscription
+    @usableFromInline @exclusivity(unchecked)
+    internal var outerFinished = false
+    /// The current inner publisher's index (0 before the first).
+    @usableFromInline @exclusivity(unchecked)
+    internal var currentIndex: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked)
+    internal var nextIndex: UInt64 = 1
+    @usableFromInline @exclusivity(unchecked)
+    internal var innerSubscription: Subscription?
+    @usableFromInline @exclusivity(unchecked)
+    internal var awaitingInnerSubscription = false
+    @usableFromInline @exclusivity(unchecked)
+    internal var demand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked)
+    internal var terminated = false
+
+    @inlinable
+    override internal init(downstream: Downstream) {
+        super.init(downstream: downstream)
+    }
+
+    // MARK: The upstream
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        let accepted = lock.locked { () -> Bool in
+            guard !terminated, !outerFinished, outer.isAwaitingSubscription else { return false }
+            outer = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        let (index, previous) = lock.locked { () -> (UInt64?, Subscription?) in
+            guard !terminated, !outerFinished, outer.subscription != nil else { return (nil, nil) }
+            let previous = innerSubscription
+            innerSubscription = nil
+            currentIndex = nextIndex
+            nextIndex += 1
+            awaitingInnerSubscription = true
+            return (currentIndex, previous)
+        }
+        guard let index else { return .none }
+        // The previous inner subscription is cancelled before the new one is subscribed.
+        previous?.cancel()
+        input.receive(subscriber: SwitchToLatestSide(index: index, parent: self))
+        return .none
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            let (ticket, previous) = lock.locked { () -> (Ticket, GateUpstream?) in
+                guard !terminated, !outerFinished else { return (.none, nil) }
+                outerFinished = true
+                let previous = outer
+                outer = .done
+                guard innerSubscription == nil, !awaitingInnerSubscription else { return (.none, previous) }
+                terminated = true
+                return (submitLocked(.completion(.finished)), previous)
+            }
+            withExtendedLifetime(previous) {}
+            run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
+        case .failure:
+            let (ticket, inner, previous) = lock.locked { () -> (Ticket, Subscription?, GateUpstream?) in
+                guard !terminated, !outerFinished else { return (.none, nil, nil) }
+                terminated = true
+                outerFinished = true
+                let previous = outer
+                outer = .done
+                let inner = innerSubscription
+                innerSubscription = nil
+                return (submitLocked(.completion(completion)), inner, previous)
+            }
+            inner?.cancel()
+            withExtendedLifetime(previous) {}
+            run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
+        }
+    }
+
+    // MARK: Inner publishers
+
+    @inlinable
+    internal func receive(innerSubscription subscription: Subscription, index: UInt64) {
+        let request = lock.locked { () -> Subscribers.Demand? in
+            guard !terminated, index == currentIndex, innerSubscription == nil else { return nil }
+            innerSubscription = subscription
+            awaitingInnerSubscription = false
+            return demand
+        }
+        guard let request else {
+            subscription.cancel()
+            return
+        }
+        if request > 0 {
+            subscription.request(request)
+        }
+    }
+
+    @inlinable
+    internal func receive(inner input: Inner.Output, index: UInt64) -> Subscribers.Demand {
+        let ticket = lock.locked { () -> Ticket in
+            guard !terminated, index == currentIndex else { return .none }
+            precondition(demand > 0, "SwitchToLatest received a value without demand (a misbehaving inner publisher)")
+            demand -= 1
+            return submitLocked(.value(input, index))
+        }
+        let returned = run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
+        return returned ?? .none
+    }
+
+    /// Adds what the downstream returned to the demand; the current inner publisher gets it as
+    /// its `receive` answer, or as a request when another thread delivered its value.
+    @inlinable
+    internal func delivered(index: UInt64, returned: Subscribers.Demand, own: Bool) {
+        guard returned > 0 else { return }
+        let target = lock.locked { () -> Subscription? in
+            demand += returned
+            return own || index != currentIndex ? nil : innerSubscription
+        }
+        target?.request(returned)
+    }
+
+    @inlinable
+    internal func receive(innerCompletion completion: Subscribers.Completion<Failure>, index: UInt64) {
+        switch completion {
+        case .finished:
+            let (ticket, previous) = lock.locked { () -> (Ticket, Subscription?) in
+                guard !terminated, index == currentIndex else { return (.none, nil) }
+                let previous = innerSubscription
+                innerSubscription = nil
+                awaitingInnerSubscription = false
+                guard outerFinished else { return (.none, previous) }
+                terminated = true
+                return (submitLocked(.completion(.finished)), previous)
+            }
+            withExtendedLifetime(previous) {}
+            run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
+        case .failure:
+            let (ticket, upstream, previous) = lock.locked { () -> (Ticket, GateUpstream, Subscription?) in
+                guard !terminated, index == currentIndex else { return (.none, .done, nil) }
+                terminated = true
+                let upstream = outer
+                outer = .done
+                let previous = innerSubscription
+                innerSubscription = nil
+                return (submitLocked(.completion(completion)), upstream, previous)
+            }
+            upstream.subscription?.cancel()
+            withExtendedLifetime(previous) {}
+            run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
+        }
+    }
+
+    // MARK: The downstream
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let inner = lock.locked { () -> Subscription? in
+            guard !terminated else { return nil }
+            self.demand += demand
+            return innerSubscription
+        }
+        inner?.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (inner, upstream, gate) = lock.locked {
+            () -> (Subscription?, GateUpstream, (Downstream?, RingBuffer<Event>)) in
+            terminated = true
+            let inner = innerSubscription
+            innerSubscription = nil
+            let upstream = outer
+            outer = .done
+            return (inner, upstream, terminateLocked())
+        }
+        inner?.cancel()
+        upstream.subscription?.cancel()
+        withExtendedLifetime(gate) {}
+    }
+
+    @usableFromInline
+    internal var description: String { "SwitchToLatest" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+/// The subscriber a switchToLatest attaches to each inner publisher.
+@usableFromInline
+internal struct SwitchToLatestSide<Downstream: Subscriber, Upstream: Publisher>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
+    Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline
+    internal typealias Input = Upstream.Output.Output
+    @usableFromInline
+    internal typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    internal let index: UInt64
+    @usableFromInline
+    internal let parent: SwitchToLatestSubscription<Downstream, Upstream>
+    @usableFromInline
+    internal let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    internal init(index: UInt64, parent: SwitchToLatestSubscription<Downstream, Upstream>) {
+        self.index = index
+        self.parent = parent
+    }
+
+    @inlinable
+    internal func receive(subscription: Subscription) {
+        parent.receive(innerSubscription: subscription, index: index)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        parent.receive(inner: input, index: index)
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receive(innerCompletion: completion, index: index)
+    }
+
+    @usableFromInline
+    internal var description: String { "SwitchToLatest" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

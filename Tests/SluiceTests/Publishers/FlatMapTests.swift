@@ -1,0 +1,355 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+@Suite("FlatMap")
+struct FlatMapTests {
+    typealias Child = TestPublisher<Int, TestError>
+    typealias Sub = TestSubscriber<Int, TestError>
+
+    /// An upstream of indices into `children`, flat-mapped to them.
+    final class Fixture {
+        let upstream = TestPublisher<Int, TestError>()
+        let children = (0..<4).map { _ in Child() }
+        let subscriber: Sub
+
+        init(maxPublishers: Subscribers.Demand = .unlimited, subscriber: Sub = Sub()) {
+            self.subscriber = subscriber
+            let children = self.children
+            upstream.flatMap(maxPublishers: maxPublishers) { children[$0] }.subscribe(subscriber)
+        }
+    }
+
+    @Test func mergesChildValuesAndFinishesAfterUpstreamAndChildren() {
+        let f = Fixture()
+        f.upstream.send(0)
+        f.upstream.send(1)
+        f.children[0].send(10)
+        f.children[1].send(20)
+        f.children[0].send(11)
+        f.upstream.send(completion: .finished)
+        f.children[0].send(completion: .finished)
+        #expect(f.subscriber.completions.isEmpty)
+        f.children[1].send(completion: .finished)
+        #expect(f.subscriber.events == [.subscription("FlatMap"), .value(10), .value(20), .value(11), .completion(.finished)])
+        #expect(f.upstream.demandLog == [.requested(.unlimited)])
+        #expect(f.children[0].demandLog == [.requested(.unlimited)])
+    }
+
+    @Test func sequencesOfSequences() {
+        var out: [Int] = []
+        let c = (1..<4).publisher.flatMap { ($0..<$0 + 2).publisher }.sink { out.append($0) }
+        #expect(out == [1, 2, 2, 3, 3, 4])
+        c.cancel()
+    }
+
+    @Test func downstreamGetsItsSubscriptionBeforeTheUpstreamIsSubscribed() {
+        let upstream = TestPublisher<Int, TestError>()
+        var upstreamSubscribed = true
+        let subscriber = Sub(initialDemand: .none, onSubscription: { _ in upstreamSubscribed = upstream.hasSubscriber })
+        upstream.flatMap(maxPublishers: .none) { _ in Child() }.subscribe(subscriber)
+        #expect(upstreamSubscribed == false)
+        #expect(upstream.demandLog == [.requested(.none)])
+    }
+
+    @Test func maxPublishersOneSubscribesToOneChildAtATimeInOrder() {
+        let f = Fixture(maxPublishers: .max(1))
+        #expect(f.upstream.demandLog == [.requested(.max(1))])
+        f.upstream.send(0)
+        f.children[0].send(1)
+        f.children[0].send(2)
+        f.children[0].send(completion: .finished)
+        #expect(f.upstream.demandLog == [.requested(.max(1)), .requested(.max(1))])
+        f.upstream.send(1)
+        f.children[1].send(3)
+        f.upstream.send(completion: .finished)
+        f.children[1].send(completion: .finished)
+        #expect(f.subscriber.events == [.subscription("FlatMap"), .value(1), .value(2), .value(3), .completion(.finished)])
+        // No more publishers are asked for once everything is done.
+        #expect(f.upstream.demandLog == [.requested(.max(1)), .requested(.max(1))])
+    }
+
+    @Test func concatMapOverSequences() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(1) })
+        (1..<4).publisher.flatMap(maxPublishers: .max(1)) { ($0..<$0 + 3).publisher }.subscribe(subscriber)
+        #expect(subscriber.values == [1, 2, 3, 2, 3, 4, 3, 4, 5])
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func limitedDemandBuffersInArrivalOrderAndRefillsEachChild() {
+        let f = Fixture(subscriber: Sub(initialDemand: .max(2)))
+        f.upstream.send(0)
+        f.upstream.send(1)
+        #expect(f.children[0].demandLog == [.requested(.max(1))])
+        #expect(f.children[0].send(666) == .max(1))
+        #expect(f.children[0].send(777) == .max(1))
+        #expect(f.children[1].send(888) == .none)   // no demand: waits
+        #expect(f.children[0].send(999) == .none)
+        #expect(f.subscriber.values == [666, 777])
+        f.subscriber.request(.max(10))
+        #expect(f.subscriber.values == [666, 777, 888, 999])
+        // One more for every waiting value delivered, from the child that sent it.
+        #expect(f.children[1].demandLog == [.requested(.max(1)), .requested(.max(1))])
+        #expect(f.children[0].demandLog == [.requested(.max(1)), .requested(.max(1))])
+    }
+
+    @Test func maxOneDemandReplenishedOneAtATime() {
+        let f = Fixture(subscriber: Sub(initialDemand: .max(1), onValue: { _ in .max(1) }))
+        f.upstream.send(0)
+        for i in 0..<5 {
+            #expect(f.children[0].send(i) == .max(1))
+        }
+        #expect(f.subscriber.values == [0, 1, 2, 3, 4])
+        #expect(f.children[0].demandLog == [.requested(.max(1))])
+    }
+
+    @Test func limitedToUnlimitedDrainsAndAsksEveryChild() {
+        let f = Fixture(subscriber: Sub(initialDemand: .max(1)))
+        f.upstream.send(0)
+        f.children[0].send(1)
+        f.children[0].send(2)
+        f.subscriber.request(.unlimited)
+        #expect(f.subscriber.values == [1, 2])
+        #expect(f.children[0].demandLog == [.requested(.max(1)), .requested(.unlimited)])
+        #expect(f.children[0].send(3) == .none)
+        #expect(f.subscriber.values == [1, 2, 3])
+    }
+
+    @Test func bufferedValuesHoldBackTheCompletion() {
+        let f = Fixture(subscriber: Sub(initialDemand: .max(1)))
+        f.upstream.send(0)
+        f.children[0].send(1)
+        f.children[0].send(2)
+        f.upstream.send(completion: .finished)
+        f.children[0].send(completion: .finished)
+        #expect(f.subscriber.events == [.subscription("FlatMap"), .value(1)])
+        f.subscriber.request(.max(1))
+        #expect(f.subscriber.events == [.subscription("FlatMap"), .value(1), .value(2), .completion(.finished)])
+    }
+
+    @Test func childFailureCancelsTheOtherChildrenButNotTheUpstream() {
+        let f = Fixture()
+        f.upstream.send(0)
+        f.upstream.send(1)
+        f.upstream.send(2)
+        f.children[1].send(completion: .failure(TestError(code: 9)))
+        #expect(f.subscriber.events == [.subscription("FlatMap"), .completion(.failure(TestError(code: 9)))])
+        #expect(f.children[0].demandLog == [.requested(.unlimited), .cancelled])
+        #expect(f.children[1].demandLog == [.requested(.unlimited)])
+        #expect(f.children[2].demandLog == [.requested(.unlimited), .cancelled])
+        #expect(f.upstream.demandLog == [.requested(.unlimited)])
+        f.children[2].send(completion: .failure(TestError(code: 10)))
+        f.upstream.send(3)
+        #expect(f.subscriber.completions.count == 1)
+        #expect(!f.children[3].hasSubscriber)
+    }
+
+    @Test func upstreamFailureCancelsChildrenBeforeFailing() {
+        let f = Fixture(subscriber: Sub(initialDemand: .max(1)))
+        var childCancelledFirst = false
+        let subscriber = Sub(initialDemand: .max(1), onCompletion: { _ in childCancelledFirst = f.children[0].isCancelled })
+        let upstream = TestPublisher<Int, TestError>()
+        let children = f.children
+        upstream.flatMap { children[$0] }.subscribe(subscriber)
+        upstream.send(0)
+        children[0].send(1)
+        children[0].send(2)   // waits
+        upstream.send(completion: .failure(TestError(code: 4)))
+        #expect(subscriber.events == [.subscription("FlatMap"), .value(1), .completion(.failure(TestError(code: 4)))])
+        #expect(childCancelledFirst)
+        upstream.send(1)
+        #expect(!children[1].hasSubscriber)
+    }
+
+    @Test func cancelCancelsChildrenThenUpstreamAndIsIdempotent() {
+        let f = Fixture()
+        f.upstream.send(0)
+        f.upstream.send(1)
+        f.subscriber.cancel()
+        f.subscriber.cancel()
+        f.children[0].send(1)
+        f.children[1].send(completion: .finished)
+        #expect(f.subscriber.events == [.subscription("FlatMap")])
+        #expect(f.children[0].demandLog == [.requested(.unlimited), .cancelled])
+        #expect(f.children[1].demandLog == [.requested(.unlimited), .cancelled])
+        #expect(f.upstream.demandLog == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func reentrantRequestAndChildValueInsideReceive() {
+        var subscription: Subscription?
+        let children = (0..<2).map { _ in Child() }
+        let subscriber = Sub(initialDemand: .max(1), onSubscription: { subscription = $0 }, onValue: { value in
+            if value == 0 {
+                subscription?.request(.max(3))
+                children[1].send(100)   // delivered nested: there is demand
+            }
+            return .none
+        })
+        let upstream = TestPublisher<Int, TestError>()
+        upstream.flatMap(maxPublishers: .max(2)) { children[$0] }.subscribe(subscriber)
+        upstream.send(0)
+        upstream.send(1)
+        #expect(children[0].send(0) == .max(1))
+        #expect(children[0].send(1) == .max(1))
+        #expect(children[0].send(2) == .max(1))
+        #expect(children[0].send(3) == .none)
+        #expect(subscriber.values == [0, 100, 1, 2])
+        #expect(children[0].demandLog == [.requested(.max(1))])
+    }
+
+    @Test func childThatPublishesWhileBeingSubscribedDoesNotDeadlock() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(subscriber)
+        #expect(upstream.send(666) == .none)
+        #expect(subscriber.values == [666])
+        #expect(upstream.demandLog == [.requested(.max(2)), .requested(.max(1))])
+    }
+
+    @Test func secondSubscriptionIsCancelledAndValuesBeforeSubscriptionIgnored() {
+        let upstream = TestPublisher<Int, TestError>(sendsSubscriptionOnSubscribe: false)
+        let child = Child()
+        let subscriber = Sub()
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        #expect(!child.hasSubscriber)
+        upstream.sendSubscription()
+        upstream.sendSubscription()
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+        upstream.send(1)
+        #expect(child.hasSubscriber)
+    }
+
+    @Test func eventsAfterTheEndAreIgnored() {
+        let f = Fixture()
+        f.upstream.send(0)
+        f.upstream.send(completion: .finished)
+        f.children[0].send(completion: .finished)
+        f.children[0].send(completion: .finished)
+        f.children[0].send(5)
+        f.upstream.send(1)
+        f.upstream.send(completion: .failure(TestError()))
+        #expect(f.subscriber.events == [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    @Test func failureCombinations() {
+        // Upstream cannot fail, children can: the upstream is given the children's failure type.
+        let never = PassthroughSubject<Int, Never>()
+        let failing = PassthroughSubject<Int, TestError>()
+        let a: Publishers.FlatMap<PassthroughSubject<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>> = never.flatMap { _ in failing }
+        #expect(a.upstream.upstream === never)
+        // Upstream can fail, children cannot: the children are given the upstream's failure type.
+        let neverChild = PassthroughSubject<Int, Never>()
+        let b: Publishers.FlatMap<Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>, PassthroughSubject<Int, TestError>> = failing.flatMap { _ in neverChild }
+        #expect(b.transform(0).upstream === neverChild)
+        // Neither can fail.
+        let c: Publishers.FlatMap<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>> = never.flatMap { _ in neverChild }
+        #expect(c.maxPublishers == .unlimited)
+        var out: [Int] = []
+        var completion: Subscribers.Completion<TestError>?
+        let cancellable = a.sink(receiveCompletion: { completion = $0 }, receiveValue: { out.append($0) })
+        never.send(1)
+        failing.send(42)
+        failing.send(completion: .failure(TestError(code: 6)))
+        #expect(out == [42])
+        #expect(completion == .failure(TestError(code: 6)))
+        cancellable.cancel()
+    }
+
+    @Test func cancellingTheOuterWhileInnersAreLiveReleasesEverything() {
+        weak var weakSubscriber: Sub?
+        weak var weakChild: Child?
+        let upstream = TestPublisher<Int, TestError>()
+        do {
+            let child = Child()
+            weakChild = child
+            let subscriber = Sub()
+            weakSubscriber = subscriber
+            upstream.flatMap { _ in child }.subscribe(subscriber)
+            upstream.send(0)
+            child.send(1)
+            subscriber.cancel()
+            subscriber.releaseSubscriptions()
+            child.releaseSubscriber()
+        }
+        upstream.releaseSubscriber()
+        #expect(weakSubscriber == nil)
+        #expect(weakChild == nil)
+    }
+
+    @Test func releasesTheDownstreamAfterFinish() {
+        weak var weakSubscriber: Sub?
+        let upstream = TestPublisher<Int, TestError>()
+        let child = Child()
+        do {
+            let subscriber = Sub()
+            weakSubscriber = subscriber
+            upstream.flatMap { _ in child }.subscribe(subscriber)
+            upstream.send(0)
+            child.send(completion: .finished)
+            upstream.send(completion: .finished)
+            subscriber.releaseSubscriptions()
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func eightChildrenOnDifferentThreadsLoseNothingAndNeverOverlap() async {
+        let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let children = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        for child in children { upstream.send(child) }
+        upstream.send(completion: .finished)
+        await withTaskGroup(of: Void.self) { group in
+            for (thread, child) in children.enumerated() {
+                group.addTask {
+                    for i in 0..<10_000 { child.send(thread * 10_000 + i) }
+                    child.send(completion: .finished)
+                }
+            }
+        }
+        let values = subscriber.values
+        #expect(values.count == 80_000)
+        #expect(Set(values).count == 80_000)
+        #expect(subscriber.events.last == .completion(.finished))
+        #expect(subscriber.completions.count == 1)
+        #expect(!subscriber.sawConcurrentSignals)
+        for thread in 0..<8 {
+            #expect(values.filter { $0 / 10_000 == thread } == Array(thread * 10_000..<(thread + 1) * 10_000))
+        }
+    }
+
+    @Test func eightChildrenWithLimitedDemandNeverExceedIt() async {
+        let upstream = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+        let received = CombiningTestCounter()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        // Children that publish whatever they are asked for, on their own thread.
+        let children = (0..<8).map { t in (0..<1_000).map { t * 1_000 + $0 }.publisher.eraseToAnyPublisher() }
+        await withTaskGroup(of: Void.self) { group in
+            for child in children {
+                let box = CombiningTestBox(child)
+                group.addTask { upstream.send(box.value) }
+            }
+            group.addTask {
+                for _ in 0..<500 {
+                    received.increment()
+                    subscriber.request(.max(2))
+                }
+            }
+        }
+        let values = subscriber.values
+        #expect(values.count == 10 + 2 * received.value)
+        #expect(Set(values).count == values.count)
+        #expect(!subscriber.sawConcurrentSignals)
+        subscriber.request(.unlimited)
+        #expect(subscriber.values.count == 8_000)
+    }
+}
+
+/// Hands a non-Sendable value to a task in a test that synchronises it by other means.
+struct CombiningTestBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,242 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+@Suite("Multicast, MakeConnectable, Autoconnect, Share")
+struct MulticastTests {
+    typealias Pub = TestPublisher<Int, TestError>
+    typealias Sub = TestSubscriber<Int, TestError>
+
+    @Test func nothingFlowsBeforeConnect() {
+        let upstream = Pub()
+        let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }
+        let subscriber = Sub()
+        multicast.subscribe(subscriber)
+        #expect(!upstream.hasSubscriber)
+        #expect(subscriber.subscriptionNames == ["Multicast"])
+        var connection = multicast.connect()
+        #expect(connection is AnyCancellable)
+        #expect(upstream.demandLog == [.requested(.unlimited)])
+        upstream.send(1)
+        connection.cancel()
+        upstream.send(2)
+        connection = multicast.connect()
+        upstream.send(3)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .finished)
+        connection.cancel()
+        #expect(subscriber.events == [.subscription("Multicast"), .value(1), .value(3), .completion(.finished)])
+    }
+
+    @Test func theSubjectIsCreatedOnceAndSharedByEverySubscriber() {
+        var created = 0
+        let upstream = PassthroughSubject<Int, TestError>()
+        let multicast = upstream.multicast { () -> PassthroughSubject<Int, TestError> in
+            created += 1
+            return PassthroughSubject()
+        }
+        let first = Sub()
+        let second = Sub()
+        multicast.subscribe(first)
+        multicast.subscribe(second)
+        let connection = multicast.connect()
+        upstream.send(1)
+        #expect(created == 1)
+        #expect(first.values == [1])
+        #expect(second.values == [1])
+        connection.cancel()
+    }
+
+    @Test func multicastSubjectEachSubscriberHonoursItsOwnDemand() {
+        let upstream = Pub()
+        let subject = PassthroughSubject<Int, TestError>()
+        let multicast = upstream.multicast(subject: subject)
+        let early = Sub(initialDemand: .max(3))
+        multicast.subscribe(early)
+        let connection = multicast.connect()
+        for i in 1...4 { upstream.send(i) }
+        let late = Sub(initialDemand: .max(2))
+        multicast.subscribe(late)
+        for i in 5...7 { upstream.send(i) }
+        upstream.send(completion: .finished)
+        let latest = Sub(initialDemand: .none)
+        multicast.subscribe(latest)
+        #expect(early.events == [.subscription("Multicast"), .value(1), .value(2), .value(3), .completion(.finished)])
+        #expect(late.events == [.subscription("Multicast"), .value(5), .value(6), .completion(.finished)])
+        #expect(latest.events == [.subscription("Multicast"), .completion(.finished)])
+        #expect(upstream.demandLog == [.requested(.unlimited)])
+        connection.cancel()
+    }
+
+    @Test func demandReturnedFromReceiveIsRequestedFromTheSubject() {
+        let upstream = Pub()
+        let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }
+        let subscriber = Sub(initialDemand: .max(1), onValue: { _ in .max(1) })
+        multicast.subscribe(subscriber)
+        let connection = multicast.connect()
+        for i in 1...3 { upstream.send(i) }
+        #expect(subscriber.values == [1, 2, 3])
+        connection.cancel()
+    }
+
+    @Test func cancelStopsDeliveryAndReleasesTheDownstream() {
+        weak var weakSubscriber: Sub?
+        let upstream = PassthroughSubject<Int, TestError>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }
+        let connection = multicast.connect()
+        do {
+            let subscriber = Sub()
+            weakSubscriber = subscriber
+            multicast.subscribe(subscriber)
+            upstream.send(1)
+            subscriber.cancel()
+            subscriber.cancel()
+            upstream.send(2)
+            #expect(subscriber.values == [1])
+            subscriber.releaseSubscriptions()
+        }
+        #expect(weakSubscriber == nil)
+        connection.cancel()
+    }
+
+    @Test func reentrantCancelInsideReceive() {
+        let upstream = PassthroughSubject<Int, TestError>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }
+        var subscription: Subscription?
+        let subscriber = Sub(onSubscription: { subscription = $0 }, onValue: { _ in
+            subscription?.cancel()
+            return .none
+        })
+        multicast.subscribe(subscriber)
+        let connection = multicast.connect()
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+        connection.cancel()
+    }
+
+    @Test func makeConnectableIsAMulticastThroughAPassthroughSubject() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let connectable = upstream.makeConnectable()
+        let subscriber = TestSubscriber<Int, Never>()
+        connectable.subscribe(subscriber)
+        upstream.send(0)
+        let connection = connectable.connect()
+        upstream.send(1)
+        connection.cancel()
+        upstream.send(2)
+        #expect(subscriber.events == [.subscription("Multicast"), .value(1)])
+        let values = (1...3).publisher.makeConnectable()
+        var out: [Int] = []
+        let c = values.sink { out.append($0) }
+        #expect(out.isEmpty)
+        let c2 = values.connect()
+        #expect(out == [1, 2, 3])
+        c.cancel(); c2.cancel()
+    }
+
+    @Test func autoconnectConnectsOnTheFirstSubscriberAndDisconnectsAfterTheLast() {
+        let upstream = Pub()
+        let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+        let first = Sub()
+        auto.subscribe(first)
+        #expect(upstream.demandLog == [.requested(.unlimited)])
+        let second = Sub()
+        auto.subscribe(second)
+        upstream.send(1)
+        first.cancel()
+        upstream.send(2)
+        second.cancel()
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+        #expect(first.values == [1])
+        #expect(second.values == [1, 2])
+        // The next subscriber connects again.
+        let third = Sub()
+        auto.subscribe(third)
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled, .requested(.unlimited)])
+        #expect(third.subscriptionNames == ["Multicast"])
+    }
+
+    @Test func shareSharesOneSubscriptionAndReplaysNothing() {
+        let upstream = Pub()
+        let shared = upstream.share()
+        #expect(upstream.demandLog == [])
+        let early = Sub(initialDemand: .max(3))
+        shared.subscribe(early)
+        #expect(upstream.demandLog == [.requested(.unlimited)])
+        #expect(early.subscriptionNames == ["Multicast"])
+        for i in 1...4 { upstream.send(i) }
+        let late = Sub(initialDemand: .max(2))
+        shared.subscribe(late)
+        for i in 5...7 { upstream.send(i) }
+        upstream.send(completion: .finished)
+        let latest = Sub(initialDemand: .none)
+        shared.subscribe(latest)
+        #expect(early.values == [1, 2, 3])
+        #expect(late.values == [5, 6])
+        #expect(late.completions == [.finished])
+        #expect(latest.events == [.subscription("Multicast"), .completion(.finished)])
+        #expect(upstream.demandLog == [.requested(.unlimited)])
+        #expect(upstream.subscriptionCount == 1)
+    }
+
+    @Test func shareIsEquatableByIdentity() {
+        let upstream = Pub()
+        let share1 = upstream.share()
+        let share2 = upstream.share()
+        #expect(share1 == share1)
+        #expect(share1 != share2)
+        #expect(share1.upstream === upstream)
+    }
+
+    @Test func shareFailureReachesEverySubscriber() {
+        let upstream = Pub()
+        let shared = upstream.share()
+        let a = Sub()
+        let b = Sub()
+        shared.subscribe(a)
+        shared.subscribe(b)
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError(code: 5)))
+        #expect(a.events == [.subscription("Multicast"), .value(1), .completion(.failure(TestError(code: 5)))])
+        #expect(b.events == a.events)
+    }
+
+    /// Seed 003: subscriber A gets the initial state; B subscribes later with no demand and
+    /// then asks for one value. `share()` gives B nothing, as in Combine.
+    @Test func seed003ShareGivesALateSubscriberNothing() {
+        let changes = PassthroughSubject<Bool, Never>()
+        let state = Just(true).merge(with: changes).share()
+        let a = TestSubscriber<Bool, Never>()
+        state.subscribe(a)
+        #expect(a.values == [true])
+        let b = TestSubscriber<Bool, Never>(initialDemand: .none)
+        state.subscribe(b)
+        b.request(.max(1))
+        #expect(b.values == [])
+        changes.send(false)
+        #expect(a.values == [true, false])
+        #expect(b.values == [false])
+    }
+
+    @Test func sharedSubscribersOnDifferentThreads() async {
+        let upstream = PassthroughSubject<Int, Never>()
+        let shared = upstream.share()
+        let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }
+        for subscriber in subscribers { shared.subscribe(subscriber) }
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    for i in 0..<1_000 { upstream.send(thread * 1_000 + i) }
+                }
+            }
+        }
+        let first = subscribers[0].values
+        #expect(first.count == 8_000)
+        for subscriber in subscribers {
+            #expect(subscriber.values == first)
+            #expect(!subscriber.sawConcurrentSignals)
+        }
+    }
+}
