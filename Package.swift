@@ -29,6 +29,12 @@ let package = Package(
         .target(name: "SluiceBenchSupport"),
         .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
+        // The seeds' code blocks as programs, each run by AcceptanceTests and checked for the
+        // seed's assertions (Tests/AcceptanceTests/Seeds/*/main.swift).
+        .executableTarget(name: "seed-000", dependencies: ["Sluice", "SluiceTesting"],
+                          path: "Tests/AcceptanceTests/Seeds/Seed000"),
+        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000"],
+                    exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
     ]
 )

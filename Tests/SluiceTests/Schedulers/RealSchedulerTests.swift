@@ -54,10 +54,15 @@ final class RealSchedulerTests: XCTestCase {
     func testSubscribeOnDoesNotMoveASubjectsValuesAndLosesTheFirst() {
         let log = Log<String>()
         let subject = PassthroughSubject<Int, Never>()
+        // Hold the work queue until after the first send, so the race the seed describes (the
+        // subscription is made later, on the queue) always goes the way it does in Combine.
+        let gate = DispatchSemaphore(value: 0)
+        work.async { gate.wait() }
         let cancellable = subject
             .subscribe(on: work)
             .sink { log.append("value \($0) on \(Thread.isMainThread ? "main" : "background")") }
         subject.send(1)
+        gate.signal()
         runMainLoop(for: 0.1)
         subject.send(2)
         runMainLoop(for: 0.1)

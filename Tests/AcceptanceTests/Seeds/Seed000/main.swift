@@ -2,7 +2,8 @@
 // order, in one main.swift. Changes from the seed's text, each marked where it is made:
 //   - `import Sluice` / `import SluiceTesting` (for VirtualTimeScheduler) instead of Combine;
 //   - Foundation on Linux spells the CFString bridge differently;
-//   - the concurrent-queue assertion is inverted, because Sluice keeps order there.
+//   - the concurrent-queue assertion is inverted, because Sluice keeps order there;
+//   - `runMainLoop` scales its waits by SEED_TIME_SCALE for loaded machines.
 // `assert` below records a failed check instead of stopping, so the test that runs this program
 // reports every failed seed assertion with its line.
 import Foundation
@@ -33,7 +34,10 @@ final class SignalLog: Sendable {
 nonisolated func currentThread() -> String { Thread.isMainThread ? "main" : "background" }
 
 func runMainLoop(for seconds: TimeInterval, mode: RunLoop.Mode = .default) {
-    let end = Date(timeIntervalSinceNow: seconds)
+    // Sluice: waits are scaled by SEED_TIME_SCALE (the test sets 3) so that a loaded CI machine
+    // still meets the seed's bounds; the seed's own value is 1.
+    let scale = ProcessInfo.processInfo.environment["SEED_TIME_SCALE"].flatMap(Double.init) ?? 1
+    let end = Date(timeIntervalSinceNow: seconds * scale)
     while Date() < end {
         _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.01)))
     }
