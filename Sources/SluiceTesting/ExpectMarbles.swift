@@ -13,9 +13,9 @@ import Sluice
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
-/// let query = scheduler.hot("(ab)-----c|", values: ["a": "sw", "b": "swift", "c": "swiftui"], tick: .milliseconds(100))
+/// let query = scheduler.hot("(ab)--c", values: ["a": "sw", "b": "swift", "c": "swiftui"], tick: .milliseconds(100))
 /// expectMarbles(query.debounce(for: .milliseconds(300), scheduler: scheduler),
-///               "---b-----c|", values: ["b": "swift", "c": "swiftui"], scheduler: scheduler, tick: .milliseconds(100))
+///               "---b-----c", values: ["b": "swift", "c": "swiftui"], scheduler: scheduler, tick: .milliseconds(100))
 /// ```
 ///
 /// - Returns: whether the timelines matched.

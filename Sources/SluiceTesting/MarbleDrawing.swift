@@ -91,8 +91,14 @@ enum MarbleText {
         for (index, tick) in ticks.enumerated() {
             columns[tick] = column
             guard index + 1 < ticks.count else { break }
-            let need = grouped.map { $0[tick]?.count ?? 0 }.max() ?? 0
-            column += max(ticks[index + 1] - tick, need)
+            // Where a label is wider than the time to the next event, the axis stretches, with
+            // one dash of room so that neighbouring labels do not run together.
+            let gap = ticks[index + 1] - tick
+            let need = grouped.map { symbols -> Int in
+                let width = symbols[tick]?.count ?? 0
+                return width > gap ? width + 1 : width
+            }.max() ?? 0
+            column += max(gap, need)
         }
         return rows.enumerated().map { index, row in
             var line: [Character] = []
@@ -116,11 +122,11 @@ enum MarbleText {
 ///
 /// ```swift
 /// var chart = MarbleChart(tick: .milliseconds(100))
-/// chart.add("query", queryTimeline)
-/// chart.add("debounced", resultTimeline)
+/// chart.add("query", queryTimeline, values: ["a": "sw", "b": "swift", "c": "swiftui"])
+/// chart.add("debounced", resultTimeline, values: ["b": "swift", "c": "swiftui"])
 /// print(chart.text)
-/// // query:     (ab)-----c|
-/// // debounced: ---b-----c|
+/// // query:     (ab)---c---
+/// // debounced: -----b----c
 /// try chart.svg.write(toFile: "debounce.svg", atomically: true, encoding: .utf8)
 /// ```
 public struct MarbleChart {

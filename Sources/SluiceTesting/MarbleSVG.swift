@@ -12,7 +12,7 @@ enum MarbleSVG {
     static let fontSize = 13.0
     static let characterWidth = 7.6          // a generous average advance for 13 px sans-serif
     static let radius = 14.0
-    static let pixelsPerTick = 40.0
+    static let pixelsPerTick = 48.0
     static let rowHeight = 64.0
     static let margin = 24.0
     static let groupGap = 3.0
@@ -80,7 +80,7 @@ enum MarbleSVG {
         let top = margin + (title == nil ? 0 : 28)
         let canvasWidth = axisEnd + margin + 10
         let timeLabelsY = top + Double(rows.count) * rowHeight + 6
-        let canvasHeight = timeLabelsY + 16 + margin
+        let canvasHeight = timeLabelsY + 14 + margin * 0.75
 
         var colours: [String: (fill: String, text: String)] = [:]
         func colour(for label: String) -> (fill: String, text: String) {

@@ -46,8 +46,8 @@ struct ExpectMarblesTests {
         }
         #expect(try #require(failures.first).message == """
             expectMarbles: the publisher's timeline does not match the diagram (one tick = 100 ms)
-            expected: -a-b--|
-            actual:   -a-'3'-
+            expected: -a-b---|
+            actual:   -a-'3'--
             first difference: expected value b (2) at 300 ms, got value 3 at 300 ms
             """)
     }
@@ -135,11 +135,55 @@ struct ExpectMarblesTests {
         }.failures.isEmpty)
     }
 
+    @Test func theDocumentedDebounceExample() {
+        let scheduler = DispatchQueue.test
+        let query = scheduler.hot("(ab)--c", values: ["a": "sw", "b": "swift", "c": "swiftui"], tick: .milliseconds(100))
+        let (matched, failures) = TestFailure.capturingFailures {
+            expectMarbles(query.debounce(for: .milliseconds(300), scheduler: scheduler),
+                          "---b-----c", values: ["b": "swift", "c": "swiftui"], scheduler: scheduler, tick: .milliseconds(100))
+        }
+        #expect(matched && failures.isEmpty)
+    }
+
     @Test func aRealFailureIsReportedToSwiftTesting() {
         // Outside capturingFailures the report becomes an Issue of the running test.
         withKnownIssue {
             let scheduler = DispatchQueue.test
             expectMarbles(Just("a"), "-a|", scheduler: scheduler, tick: tick)
         }
+    }
+}
+
+import XCTest
+
+/// Under XCTest the same failure goes to `XCTFail`, at the caller's file and line: captured here
+/// by overriding `recordFailure` (Linux XCTest has no `XCTExpectFailure`).
+final class ExpectMarblesXCTests: XCTestCase {
+    private var recorded: [(description: String, file: String, line: Int)] = []
+    private var capturing = false
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+                                expected: Bool) {
+        if capturing {
+            recorded.append((description, filePath, lineNumber))
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    func testAMismatchIsAnXCTestFailureAtTheCallersLine() {
+        let scheduler = DispatchQueue.test
+        capturing = true
+        let line = #line + 1
+        let matched = expectMarbles(Just("a"), "-a|", scheduler: scheduler, tick: .milliseconds(100))
+        capturing = false
+        XCTAssertFalse(matched)
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded.first?.line, line)
+        XCTAssertEqual(recorded.first?.file.hasSuffix("ExpectMarblesTests.swift"), true)
+        XCTAssertEqual(recorded.first?.description.contains("""
+            expected: -----a|
+            actual:   (a|)
+            """), true, recorded.first?.description ?? "")
     }
 }

@@ -25,13 +25,13 @@ struct MarbleDrawingTests {
     @Test func valuesAreDrawnWithTheirKeysAndErrorsAsACross() {
         let timeline: Timeline<Int, Boom> = [.value(at: .milliseconds(100), 10), .value(at: .milliseconds(300), 42), .failure(at: .milliseconds(400), Boom())]
         #expect(timeline.marbles(tick: tick, values: ["x": 10, "y": 42]) == "-x-y#")
-        #expect(timeline.marbles(tick: tick, values: ["x": 10]) == "-x-'42'#", "a value with no key is quoted")
-        #expect(timeline.marbles(tick: tick) == "-'10''42'#", "stretched: '10' needs four columns")
+        #expect(timeline.marbles(tick: tick, values: ["x": 10]) == "-x-'42'-#", "a value with no key is quoted")
+        #expect(timeline.marbles(tick: tick) == "-'10'-'42'-#", "stretched where a label is wider than its ticks")
     }
 
     @Test func longLabelsStretchTheAxisInsteadOfOverlapping() {
         let timeline: Timeline<String, Never> = [.value(at: .milliseconds(100), "swift"), .value(at: .milliseconds(200), "ui"), .finished(at: .milliseconds(300))]
-        #expect(timeline.marbles(tick: tick) == "-'swift''ui'|")
+        #expect(timeline.marbles(tick: tick) == "-'swift'-'ui'-|", "with a dash of room where it stretches")
     }
 
     @Test func subscriptionAndCancelAreDrawnWhenAsked() {
@@ -49,8 +49,8 @@ struct MarbleDrawingTests {
         chart.add("query", input, values: ["a": "sw", "b": "swift", "c": "swiftui"])
         chart.add("debounced", output, values: ["b": "swift"])
         #expect(chart.text == """
-            query:     (ab)---c|
-            debounced: ----b---|
+            query:     (ab)----c|
+            debounced: -----b---|
             """)
         // Stretched where a group needs room, the same instants stay in the same column.
         let lines = chart.text.split(separator: "\n").map { Array($0.dropFirst("debounced: ".count)) }

@@ -142,3 +142,39 @@ struct MarbleSVGTests {
         #expect(document.elements.contains { $0.name == "text" && $0.text == "cancel" })
     }
 }
+
+extension MarbleSVGTests {
+    /// Every kind of mark in one chart; with SLUICE_MARBLE_OUTPUT set, written out to be looked at.
+    @Test func showcaseChartParsesAndCanBeWrittenOut() throws {
+        let scheduler = DispatchQueue.test
+        let tick = Duration.milliseconds(100)
+        let source = scheduler.cold("-a-b-(cd)-e|", values: ["a": 1, "b": 2, "c": 3, "d": 4, "e": 5], tick: tick)
+        let mapped = source.map { $0 * 10 }.recordTimeline(on: scheduler)
+        let failing = source.tryMap { value -> Int in
+            if value == 3 { throw Boom(code: 3) }
+            return value
+        }.recordTimeline(on: scheduler)
+        let cancelled = source.recordTimeline(on: scheduler)
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(400))) { cancelled.cancel() }
+        let original = source.recordTimeline(on: scheduler)
+        scheduler.advance(by: .seconds(2))
+        var chart = MarbleChart(tick: tick, title: "One source, four subscribers")
+        chart.add("source", original.timeline)
+        chart.add("map { $0 * 10 }", mapped.timeline)
+        chart.add("tryMap", failing.timeline, errorLabel: { "\($0)" })
+        chart.add("cancelled", cancelled.timeline, showsSubscription: true)
+        #expect(chart.text == """
+            source:          -1----2-----(34)-------5----|
+            map { $0 * 10 }: -'10'-'20'--('30''40')-'50'-|
+            tryMap:          -1----2-----#'Boom(3)'
+            cancelled:       ^1----2----!
+            """)
+        let document = SVGElements(chart.svg)
+        #expect(document.error == nil)
+        #expect(document.withClass("failure-label").map(\.text) == ["Boom(3)"])
+        if let directory = ProcessInfo.processInfo.environment["SLUICE_MARBLE_OUTPUT"] {
+            try chart.svg.write(toFile: directory + "/showcase.svg", atomically: true, encoding: .utf8)
+            try chart.text.write(toFile: directory + "/showcase.txt", atomically: true, encoding: .utf8)
+        }
+    }
+}
