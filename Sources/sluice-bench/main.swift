@@ -46,3 +46,49 @@ if which == "all" || which == "just" { time("Just.map.sink", 1_000_000, justs) }
     return total.withLock { $0 }
 }
 
+
+// MARK: Call-site capture (issue 6; seed 002's exercise): the cost per subscription of
+// remembering where `sink` was called, against plain `sink` and against capturing
+// `Thread.callStackSymbols` as RxSwift's `Hooks.recordCallStackOnError` does.
+
+/// Combine's `sink(receiveValue:)` as a function value: the overload that records no site.
+@inline(never) func sinkPlain(_ n: Int) -> Int {
+    var total = 0
+    for i in 0..<n {
+        let publisher = Just(i)
+        let plainSink: (@escaping (Int) -> Void) -> AnyCancellable = publisher.sink(receiveValue:)
+        _ = plainSink { total &+= $0 }
+    }
+    return total
+}
+/// `sink { }` as users write it: records `#fileID` and `#line`.
+@inline(never) func sinkWithSite(_ n: Int) -> Int {
+    var total = 0
+    for i in 0..<n { _ = Just(i).sink { total &+= $0 } }
+    return total
+}
+/// The same with `DebugHooks.tracksLiveSubscriptions` on: a registry insert and removal each.
+@inline(never) func sinkTracked(_ n: Int) -> Int {
+    DebugHooks.tracksLiveSubscriptions = true
+    defer { DebugHooks.tracksLiveSubscriptions = false }
+    return sinkWithSite(n)
+}
+/// Plain `sink` plus `Thread.callStackSymbols`, kept so it is not optimised away.
+@inline(never) func sinkWithCallStack(_ n: Int) -> Int {
+    var total = 0
+    var kept = 0
+    for i in 0..<n {
+        let stack = Thread.callStackSymbols
+        kept &+= stack.count
+        let publisher = Just(i)
+        let plainSink: (@escaping (Int) -> Void) -> AnyCancellable = publisher.sink(receiveValue:)
+        _ = plainSink { total &+= $0 }
+    }
+    return total &+ kept
+}
+if which == "all" || which == "sites" {
+    time("sink.plain (no site)", 1_000_000, sinkPlain)
+    time("sink.site (#fileID/#line)", 1_000_000, sinkWithSite)
+    time("sink.site+tracking", 1_000_000, sinkTracked)
+    time("sink+callStackSymbols", 5_000, sinkWithCallStack)
+}
