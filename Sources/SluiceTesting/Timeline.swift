@@ -4,7 +4,7 @@ import Sluice
 /// virtual time it happened (measured from when recording started).
 ///
 /// A `TimelineRecorder` produces one; a test compares it with `==` against a literal, prints it,
-/// or draws it with ``marbles(tick:values:)`` and ``svg(tick:values:title:)``.
+/// or draws it with ``marbles(tick:values:)`` and ``svg(tick:title:values:)``.
 ///
 /// ```swift
 /// #expect(recorder.timeline == [
