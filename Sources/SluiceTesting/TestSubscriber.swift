@@ -32,8 +32,33 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         }
     }
 
+    /// One entry of ``history``: a signal received, or a request or cancel the subscriber made.
+    public enum HistoryEvent: CustomStringConvertible {
+        /// A subscription arrived; the associated value is its description.
+        case subscription(String)
+        /// The subscriber asked for more: its initial demand, or a call to ``request(_:)``
+        /// (demand returned from `onValue` goes with the value and is not listed).
+        case request(Subscribers.Demand)
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+        /// The subscriber cancelled, through ``cancel()``.
+        case cancel
+
+        public var description: String {
+            switch self {
+            case .subscription(let name): return "subscription(\(name))"
+            case .request(let demand): return "request(\(demand))"
+            case .value(let value): return "value(\(value))"
+            case .completion(.finished): return "finished"
+            case .completion(.failure(let error)): return "failure(\(error))"
+            case .cancel: return "cancel"
+            }
+        }
+    }
+
     private struct State {
         var events: [Event] = []
+        var history: [HistoryEvent] = []
         var subscriptions: [Subscription] = []
         /// The threads currently inside a signal (the same thread twice is re-entrancy, which
         /// Combine allows; two different threads is concurrency, which it does not).
@@ -68,6 +93,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// Everything received, in order.
     public var events: [Event] { lock.locked { state.events } }
 
+    /// Everything received and everything the subscriber asked of its subscription, in order:
+    /// ``events`` plus the requests and the cancel, for tests of demand handling such as a
+    /// replay that must wait for late demand.
+    public var history: [HistoryEvent] { lock.locked { state.history } }
+
     /// The values received, in order.
     public var values: [Input] {
         events.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
@@ -94,12 +124,22 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Asks the current subscription for more values.
     public func request(_ demand: Subscribers.Demand) {
-        subscription?.request(demand)
+        guard let subscription = lock.locked({ () -> Subscription? in
+            guard let last = state.subscriptions.last else { return nil }
+            state.history.append(.request(demand))
+            return last
+        }) else { return }
+        subscription.request(demand)
     }
 
     /// Cancels the current subscription.
     public func cancel() {
-        subscription?.cancel()
+        guard let subscription = lock.locked({ () -> Subscription? in
+            guard let last = state.subscriptions.last else { return nil }
+            state.history.append(.cancel)
+            return last
+        }) else { return }
+        subscription.cancel()
     }
 
     /// Forgets the subscriptions it holds, so a lifetime test can check that nothing else keeps
@@ -112,6 +152,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         signal(.subscription(String(describing: subscription))) { $0.subscriptions.append(subscription) }
         onSubscription(subscription)
         if initialDemand > 0 {
+            lock.locked { state.history.append(.request(initialDemand)) }
             subscription.request(initialDemand)
         }
     }
@@ -136,6 +177,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
             }
             state.activeThreads.append(me)
             state.events.append(event)
+            switch event {
+            case .subscription(let name): state.history.append(.subscription(name))
+            case .value(let value): state.history.append(.value(value))
+            case .completion(let completion): state.history.append(.completion(completion))
+            }
             update(&state)
         }
         if case .subscription = event { endSignal() }
@@ -152,6 +198,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 }
 
 extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
+extension TestSubscriber.HistoryEvent: Equatable where Input: Equatable, Failure: Equatable {}
 
 extension TestSubscriber where Failure == Never {
     /// Creates a subscriber for a publisher that cannot fail.

@@ -66,6 +66,24 @@ func allCases() -> [BenchCase] {
         run: { benchSink &+= sluiceTestScheduler(actions) },
         baseline: Baseline(name: "closures from an array", operations: actions, run: { benchSink &+= baselineClosures(actions) })))
 
+    let sites = 200_000
+    cases.append(BenchCase(
+        name: "sink, plain (no call site)", unit: "subscription", operations: sites,
+        run: { benchSink &+= sinkPlain(sites) }, baseline: nil))
+    cases.append(BenchCase(
+        name: "sink recording #fileID/#line", unit: "subscription", operations: sites,
+        run: { benchSink &+= sinkWithSite(sites) },
+        baseline: Baseline(name: "plain sink", operations: sites, run: { benchSink &+= sinkPlain(sites) })))
+    cases.append(BenchCase(
+        name: "sink + live-subscription tracking", unit: "subscription", operations: sites,
+        run: { benchSink &+= sinkTracked(sites) },
+        baseline: Baseline(name: "plain sink", operations: sites, run: { benchSink &+= sinkPlain(sites) })))
+    let stacks = 2_000
+    cases.append(BenchCase(
+        name: "sink + Thread.callStackSymbols", unit: "subscription", operations: stacks,
+        run: { benchSink &+= sinkWithCallStack(stacks) },
+        baseline: Baseline(name: "plain sink", operations: stacks, run: { benchSink &+= sinkPlain(stacks) })))
+
     return cases
 }
 
@@ -165,4 +183,45 @@ func sluiceTestScheduler(_ count: Int) -> Int {
     scheduler.run()
     precondition(total == count)
     return total
+}
+
+
+// MARK: Call-site capture (issue 6; seed 002's exercise): the cost per subscription of
+// remembering where `sink` was called, against plain `sink` and against capturing
+// `Thread.callStackSymbols` as RxSwift's `Hooks.recordCallStackOnError` does.
+
+/// Combine's `sink(receiveValue:)` as a function value: the overload that records no site.
+@inline(never) func sinkPlain(_ n: Int) -> Int {
+    var total = 0
+    for i in 0..<n {
+        let publisher = Just(i)
+        let plainSink: (@escaping (Int) -> Void) -> AnyCancellable = publisher.sink(receiveValue:)
+        _ = plainSink { total &+= $0 }
+    }
+    return total
+}
+/// `sink { }` as users write it: records `#fileID` and `#line`.
+@inline(never) func sinkWithSite(_ n: Int) -> Int {
+    var total = 0
+    for i in 0..<n { _ = Just(i).sink { total &+= $0 } }
+    return total
+}
+/// The same with `DebugHooks.tracksLiveSubscriptions` on: a registry insert and removal each.
+@inline(never) func sinkTracked(_ n: Int) -> Int {
+    DebugHooks.tracksLiveSubscriptions = true
+    defer { DebugHooks.tracksLiveSubscriptions = false }
+    return sinkWithSite(n)
+}
+/// Plain `sink` plus `Thread.callStackSymbols`, kept so it is not optimised away.
+@inline(never) func sinkWithCallStack(_ n: Int) -> Int {
+    var total = 0
+    var kept = 0
+    for i in 0..<n {
+        let stack = Thread.callStackSymbols
+        kept &+= stack.count
+        let publisher = Just(i)
+        let plainSink: (@escaping (Int) -> Void) -> AnyCancellable = publisher.sink(receiveValue:)
+        _ = plainSink { total &+= $0 }
+    }
+    return total &+ kept
 }

@@ -18,6 +18,11 @@ extension Subscribers {
         @exclusivity(unchecked)
         internal var storedObject: Root?
 
+        /// The `DebugHooks` registration to end when the stream does (0: not tracked).
+        @usableFromInline
+        @exclusivity(unchecked)
+        internal var trackingID: UInt64 = 0
+
         /// The object that contains the property to assign; `nil` once the stream has ended.
         public var object: Root? { lock.locked { storedObject } }
 
@@ -29,6 +34,17 @@ extension Subscribers {
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             storedObject = object
             self.keyPath = keyPath
+        }
+
+        /// An `Assign` made by `assign(to:on:)`, registered with `DebugHooks` when it is
+        /// tracking live subscriptions.
+        @inlinable
+        internal init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>, site: CallSite) {
+            storedObject = object
+            self.keyPath = keyPath
+            if DebugHooks.isTracking {
+                trackingID = DebugHooks.beginTracking(subscriber: "Assign \(Root.self).", site: site)
+            }
         }
 
         @inlinable
@@ -56,9 +72,15 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            let (object, previous) = lock.locked { () -> (Root?, SubscriptionStatus) in
-                defer { status = .terminal }
-                return (storedObject.take(), status)
+            let (object, previous, trackingID) = lock.locked { () -> (Root?, SubscriptionStatus, UInt64) in
+                defer {
+                    status = .terminal
+                    self.trackingID = 0
+                }
+                return (storedObject.take(), status, self.trackingID)
+            }
+            if trackingID != 0 {
+                DebugHooks.endTracking(trackingID)
             }
             withExtendedLifetime((object, previous)) {}
         }
@@ -66,10 +88,14 @@ extension Subscribers {
         /// Cancels the subscription and releases the object.
         @inlinable
         public func cancel() {
-            let (subscription, object) = lock.locked { () -> (Subscription?, Root?) in
-                guard let subscription = status.subscription else { return (nil, nil) }
+            let (subscription, object, trackingID) = lock.locked { () -> (Subscription?, Root?, UInt64) in
+                guard let subscription = status.subscription else { return (nil, nil, 0) }
                 status = .terminal
-                return (subscription, storedObject.take())
+                defer { self.trackingID = 0 }
+                return (subscription, storedObject.take(), self.trackingID)
+            }
+            if trackingID != 0 {
+                DebugHooks.endTracking(trackingID)
             }
             withExtendedLifetime(object) {
                 subscription?.cancel()
@@ -97,9 +123,25 @@ extension Publisher where Failure == Never {
     /// The object is held strongly until the stream ends or the returned cancellable is
     /// cancelled; beware of assigning to a property of the object that stores the cancellable.
     @inlinable
+    @_disfavoredOverload
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>,
                              on object: Root) -> AnyCancellable {
+        // Combine's exact signature, for use as a function value; calls written out resolve to
+        // the overload below, which records the call site.
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+
+    /// Assigns each element from a publisher to a property on an object, remembering where it
+    /// was called for `DebugHooks` (`fileID` and `line` default to the caller's).
+    ///
+    /// The object is held strongly until the stream ends or the returned cancellable is
+    /// cancelled; beware of assigning to a property of the object that stores the cancellable.
+    @inlinable
+    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
+                             fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, site: CallSite(fileID: fileID, line: line))
         subscribe(subscriber)
         return AnyCancellable(subscriber)
     }

@@ -11,6 +11,8 @@ extension Subscribers {
             @usableFromInline var status = SubscriptionStatus.awaitingSubscription
             @usableFromInline var receiveValue: (Input) -> Void
             @usableFromInline var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+            /// The `DebugHooks` registration to end when the stream does (0: not tracked).
+            @usableFromInline var trackingID: UInt64 = 0
 
             @inlinable
             init(receiveValue: @escaping (Input) -> Void,
@@ -38,6 +40,10 @@ extension Subscribers {
         @exclusivity(unchecked)
         internal var state: State
 
+        /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
+        @usableFromInline
+        internal let site: CallSite?
+
         /// The closure to execute on receipt of a value.
         public var receiveValue: (Input) -> Void { lock.locked { state.receiveValue } }
 
@@ -59,6 +65,20 @@ extension Subscribers {
                     receiveValue: @escaping (Input) -> Void) {
             state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
+            site = nil
+        }
+
+        /// A sink that remembers where it was made, and registers with `DebugHooks` when it is
+        /// tracking live subscriptions (before subscribing, so a synchronous completion finds it).
+        @inlinable
+        internal init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+                      receiveValue: @escaping (Input) -> Void, site: CallSite) {
+            state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
+            self.site = site
+            if DebugHooks.isTracking {
+                state.trackingID = DebugHooks.beginTracking(subscriber: "Sink", site: site)
+            }
         }
 
         @inlinable
@@ -84,10 +104,20 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let (closures, status) = lock.locked {
-                () -> (((Input) -> Void, (Subscribers.Completion<Failure>) -> Void), SubscriptionStatus) in
-                defer { state.status = .terminal }
-                return (state.releaseClosures(), state.status)
+            let (closures, status, trackingID) = lock.locked {
+                () -> (((Input) -> Void, (Subscribers.Completion<Failure>) -> Void), SubscriptionStatus, UInt64) in
+                defer {
+                    state.status = .terminal
+                    state.trackingID = 0
+                }
+                return (state.releaseClosures(), state.status, state.trackingID)
+            }
+            if trackingID != 0 {
+                DebugHooks.endTracking(trackingID)
+            }
+            if case .failure(let error) = completion, !status.isTerminal,
+               DebugHooks.reportsFailures {
+                DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
             withExtendedLifetime(status) {
                 closures.1(completion)
@@ -102,11 +132,15 @@ extension Subscribers {
 
         @inlinable
         internal func cancelSubscription() {
-            let (subscription, closures) = lock.locked {
-                () -> (Subscription?, ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void)?) in
-                guard let subscription = state.status.subscription else { return (nil, nil) }
+            let (subscription, closures, trackingID) = lock.locked {
+                () -> (Subscription?, ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void)?, UInt64) in
+                guard let subscription = state.status.subscription else { return (nil, nil, 0) }
                 state.status = .terminal
-                return (subscription, state.releaseClosures())
+                defer { state.trackingID = 0 }
+                return (subscription, state.releaseClosures(), state.trackingID)
+            }
+            if trackingID != 0 {
+                DebugHooks.endTracking(trackingID)
             }
             withExtendedLifetime(closures) {
                 subscription?.cancel()
@@ -121,15 +155,38 @@ extension Subscribers {
     }
 }
 
+// Two overload sets. The first has Combine's exact signatures, so `publisher.sink(receiveValue:)`
+// used as a function value has Combine's type; it is disfavoured, so every call written out
+// resolves to the second, whose defaulted `fileID`/`line` parameters record the call site for
+// `DebugHooks` (trailing-closure forms are unaffected: the defaulted parameters come last).
+
 extension Publisher {
     /// Attaches a subscriber with closure-based behavior.
     ///
     /// The returned cancellable cancels the subscription when cancelled or deinitialized.
     @inlinable
+    @_disfavoredOverload
     public func sink(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                      receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        // Reached only through a function value, where there is no call site to record.
+        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(sink)
+    }
+
+    /// Attaches a subscriber with closure-based behavior, remembering where it was called.
+    ///
+    /// Requests unlimited demand. The returned cancellable cancels the subscription when
+    /// cancelled or deinitialized. `fileID` and `line` default to the caller's; a helper that
+    /// wraps `sink` can pass its own caller's site on. `DebugHooks` reports failures and
+    /// uncancelled subscriptions with that site.
+    @inlinable
+    public func sink(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+                     receiveValue: @escaping (Output) -> Void,
+                     fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
-                                                     receiveValue: receiveValue)
+                                                     receiveValue: receiveValue,
+                                                     site: CallSite(fileID: fileID, line: line))
         subscribe(sink)
         return AnyCancellable(sink)
     }
@@ -138,7 +195,18 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
     @inlinable
+    @_disfavoredOverload
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(sink)
+    }
+
+    /// Attaches a subscriber with closure-based behavior to a publisher that never fails,
+    /// remembering where it was called (see ``Publisher/sink(receiveCompletion:receiveValue:fileID:line:)``).
+    @inlinable
+    public func sink(receiveValue: @escaping (Output) -> Void,
+                     fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue, fileID: fileID, line: line)
     }
 }

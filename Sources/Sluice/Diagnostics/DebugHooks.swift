@@ -1,0 +1,179 @@
+import Synchronization
+
+/// Process-wide debugging hooks: what happens when a queue assertion fails, who hears about
+/// failures that reach a `sink`, and a registry of the `sink`/`assign` subscriptions that are
+/// still alive, each with the call site that made it.
+///
+/// Everything here is off until set, and costs one relaxed atomic load per `sink`/`assign`
+/// while off. Set hooks once, early (at launch or at the start of a test), from any thread.
+///
+/// ```swift
+/// DebugHooks.tracksLiveSubscriptions = true
+/// // ... run the screen, close it ...
+/// for leak in DebugHooks.liveSubscriptions { print("never cancelled:", leak) }   // "Sink at App/Feed.swift:42"
+/// ```
+public enum DebugHooks {
+    // MARK: Queue assertions
+
+    /// Whether ``Publisher/assertQueue(_:enabled:fileID:line:)`` and
+    /// ``Publisher/assertMainThread(enabled:fileID:line:)`` check anything when called without
+    /// `enabled:`: `true` when Sluice is compiled with `DEBUG` (every debug build) or with the
+    /// `SLUICE_DIAGNOSTICS` compilation condition (`swift build -c release -Xswiftc
+    /// -DSLUICE_DIAGNOSTICS`), `false` otherwise, so release builds carry no check unless asked.
+    public static let queueAssertionsEnabledByDefault: Bool = {
+        #if DEBUG || SLUICE_DIAGNOSTICS
+        return true
+        #else
+        return false
+        #endif
+    }()
+
+    /// A signal that arrived on the wrong queue.
+    public struct QueueAssertionFailure: Sendable, CustomStringConvertible {
+        /// What the operator expected: `"main thread"` or `queue "label"`.
+        public let expected: String
+        /// Where the signal actually arrived.
+        public let actual: ExecutionContext
+        /// The signal: `value 1`, `finished`, `failure(...)`.
+        public let signal: String
+        /// Where the `assertQueue`/`assertMainThread` operator was written.
+        public let site: CallSite
+
+        /// One line naming the site, the signal, the expected and the actual queue.
+        public var description: String {
+            let actualText = actual.isMainThread
+                ? "queue \"\(actual.queueLabel)\" on the main thread"
+                : "queue \"\(actual.queueLabel)\" off the main thread"
+            return "\(site): assertQueue failed: \(signal) arrived on \(actualText); expected \(expected)"
+        }
+    }
+
+    /// Called when a queue assertion fails. `nil` (the default) stops the process with
+    /// `fatalError` and the failure's description; install a handler to log instead, or to turn
+    /// the failure into a test failure.
+    public static var queueAssertionHandler: (@Sendable (QueueAssertionFailure) -> Void)? {
+        get { storage.lock.locked { storage.queueAssertionHandler } }
+        set { storage.lock.locked { storage.queueAssertionHandler = newValue } }
+    }
+
+    // MARK: Failures reaching subscribers
+
+    /// A failure that reached a `sink` (or a `Subscribers.Sink` made by hand).
+    public struct SubscriberFailure: Sendable, CustomStringConvertible {
+        /// The subscriber's description (`"Sink"`).
+        public let subscriber: String
+        /// Where `sink` was called; `nil` for a `Subscribers.Sink` created directly.
+        public let site: CallSite?
+        /// The error.
+        public let error: any Error
+
+        /// `Sink at App/Feed.swift:42 failed: <error>`.
+        public var description: String {
+            "\(subscriber)\(site.map { " at \($0)" } ?? "") failed: \(error)"
+        }
+    }
+
+    /// Called (on the thread that delivered it) for every failure that reaches a `sink`, before
+    /// its `receiveCompletion` closure runs: the place to log errors a `receiveCompletion: { _ in }`
+    /// would swallow, with the line that subscribed. `nil` by default.
+    public static var failureHandler: (@Sendable (SubscriberFailure) -> Void)? {
+        get { storage.lock.locked { storage.failureHandler } }
+        set {
+            storage.lock.locked { storage.failureHandler = newValue }
+            failureHandlerInstalled.store(newValue != nil, ordering: .releasing)
+        }
+    }
+
+    // MARK: Live subscriptions
+
+    /// A `sink` or `assign` subscription that has neither completed nor been cancelled.
+    public struct LiveSubscription: Sendable, Hashable, CustomStringConvertible {
+        /// Increases with each tracked subscription: the registry's order.
+        public let id: UInt64
+        /// The subscriber's description (`"Sink"`, `"Assign Model."`).
+        public let subscriber: String
+        /// Where `sink`/`assign` was called.
+        public let site: CallSite
+
+        /// `Sink at App/Feed.swift:42`.
+        public var description: String { "\(subscriber) at \(site)" }
+    }
+
+    /// Whether `sink` and `assign` register their subscriptions in ``liveSubscriptions``.
+    ///
+    /// Only subscriptions made while it is on are registered; each leaves the registry when it
+    /// completes or is cancelled (which dropping its `AnyCancellable` does). What is left is what
+    /// nobody cancelled: typically a cancellable stored for ever, or a subscription made in a
+    /// loop.
+    public static var tracksLiveSubscriptions: Bool {
+        get { tracking.load(ordering: .acquiring) }
+        set { tracking.store(newValue, ordering: .releasing) }
+    }
+
+    /// The tracked subscriptions still alive, oldest first.
+    public static var liveSubscriptions: [LiveSubscription] {
+        storage.lock.locked { storage.live.values.sorted { $0.id < $1.id } }
+    }
+
+    // MARK: Internals called from inlinable subscribers
+
+    @usableFromInline
+    internal static let tracking = Atomic<Bool>(false)
+
+    @usableFromInline
+    internal static let failureHandlerInstalled = Atomic<Bool>(false)
+
+    private final class Storage: @unchecked Sendable {
+        let lock = Lock()
+        var queueAssertionHandler: (@Sendable (QueueAssertionFailure) -> Void)?
+        var failureHandler: (@Sendable (SubscriberFailure) -> Void)?
+        var live: [UInt64: LiveSubscription] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private static let storage = Storage()
+
+    /// Whether a new subscriber should register itself.
+    @inlinable
+    internal static var isTracking: Bool { tracking.load(ordering: .relaxed) }
+
+    /// Whether a failure handler is installed.
+    @inlinable
+    internal static var reportsFailures: Bool { failureHandlerInstalled.load(ordering: .relaxed) }
+
+    /// Registers a live subscription; the result is its id, never 0.
+    @usableFromInline
+    internal static func beginTracking(subscriber: String, site: CallSite) -> UInt64 {
+        storage.lock.locked {
+            storage.nextID += 1
+            let id = storage.nextID
+            storage.live[id] = LiveSubscription(id: id, subscriber: subscriber, site: site)
+            return id
+        }
+    }
+
+    /// Removes a live subscription (0, an untracked one, is ignored).
+    @usableFromInline
+    internal static func endTracking(_ id: UInt64) {
+        guard id != 0 else { return }
+        _ = storage.lock.locked { storage.live.removeValue(forKey: id) }
+    }
+
+    /// Reports a failure that reached a subscriber, if anyone listens.
+    @usableFromInline
+    internal static func subscriberFailed(_ subscriber: String, site: CallSite?, error: any Error) {
+        guard failureHandlerInstalled.load(ordering: .acquiring),
+              let handler = storage.lock.locked({ storage.failureHandler }) else { return }
+        handler(SubscriberFailure(subscriber: subscriber, site: site, error: error))
+    }
+
+    /// Reports a failed queue assertion: to the handler, or by stopping the process.
+    @usableFromInline
+    internal static func queueAssertionFailed(_ failure: QueueAssertionFailure) {
+        if let handler = storage.lock.locked({ storage.queueAssertionHandler }) {
+            handler(failure)
+        } else {
+            fatalError(failure.description)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Dispatch
+
+#if canImport(Darwin)
+@inline(__always)
+private func currentDispatchQueueLabel() -> UnsafePointer<CChar> {
+    __dispatch_queue_get_label(nil)
+}
+#else
+// `dispatch_queue_get_label` is hidden from Swift on Linux, but the symbol is there
+// (DESIGN.md, "Linux facts"). A nil queue means DISPATCH_CURRENT_QUEUE_LABEL.
+@_silgen_name("dispatch_queue_get_label")
+private func _sluice_dispatch_queue_get_label(_ queue: OpaquePointer?) -> UnsafePointer<CChar>
+
+@inline(__always)
+private func currentDispatchQueueLabel() -> UnsafePointer<CChar> {
+    _sluice_dispatch_queue_get_label(nil)
+}
+#endif
+
+/// Where a piece of code is running: on the main thread or not, and the label of the current
+/// dispatch queue.
+///
+/// This is what ``Publisher/trace(_:to:)`` records for each signal and what
+/// ``Publisher/assertQueue(_:enabled:fileID:line:)`` checks. Off any queue the label is the
+/// one Dispatch reports for the thread (the main thread reports `com.apple.main-thread`, a
+/// global queue `com.apple.root.default-qos` and so on).
+public struct ExecutionContext: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the code runs on the main thread.
+    public var isMainThread: Bool
+    /// The label of the current dispatch queue (empty for a queue created without one).
+    public var queueLabel: String
+
+    /// Creates a context from its parts (for comparisons in tests).
+    public init(isMainThread: Bool, queueLabel: String) {
+        self.isMainThread = isMainThread
+        self.queueLabel = queueLabel
+    }
+
+    /// The context of the calling code.
+    public static var current: ExecutionContext {
+        ExecutionContext(isMainThread: Thread.isMainThread, queueLabel: currentQueueLabel)
+    }
+
+    /// The label of the current dispatch queue.
+    public static var currentQueueLabel: String {
+        String(cString: currentDispatchQueueLabel())
+    }
+
+    /// Whether the current dispatch queue has exactly this label, without allocating.
+    static func currentQueueHasLabel(_ label: String) -> Bool {
+        let current = currentDispatchQueueLabel()
+        return label.withCString { strcmp($0, current) == 0 }
+    }
+
+    /// `"main"` on the main thread, otherwise the queue's label (`"background"` for a queue with
+    /// no label): the form seed 004's `currentQueue()` prints.
+    public var description: String {
+        if isMainThread { return "main" }
+        return queueLabel.isEmpty ? "background" : queueLabel
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+/// Installs a recording queue-assertion handler for the duration of `body`.
+private func capturingQueueFailures(_ body: () -> Void) -> [DebugHooks.QueueAssertionFailure] {
+    let failures = Log<DebugHooks.QueueAssertionFailure>()
+    let previous = DebugHooks.queueAssertionHandler
+    DebugHooks.queueAssertionHandler = { failures.append($0) }
+    defer { DebugHooks.queueAssertionHandler = previous }
+    body()
+    return failures.all
+}
+
+/// Runs `[1].publisher` through a chain built by `build` and waits for it to finish.
+private func runChain<P: Publisher>(_ build: (AnyPublisher<Int, Never>) -> P) where P.Failure == Never {
+    let done = DispatchSemaphore(value: 0)
+    let cancellable = build([1].publisher.eraseToAnyPublisher())
+        .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { _ in })
+    waitFor(done)
+    cancellable.cancel()
+}
+
+@Suite("assertQueue and assertMainThread", .serialized)
+struct AssertQueueTests {
+    @Test func passesWhenEverySignalArrivesOnTheQueue() {
+        let failures = capturingQueueFailures {
+            runChain { $0.receive(on: DispatchQueue(label: "work")).assertQueue("work") }
+        }
+        #expect(failures.isEmpty)
+    }
+
+    @Test func failsNamingTheSignalTheQueuesAndTheCallSite() throws {
+        let line = #line + 2
+        let failures = capturingQueueFailures {
+            runChain { $0.receive(on: DispatchQueue(label: "work")).assertQueue("render") }
+        }
+        #expect(failures.map(\.signal) == ["value 1", "finished"])
+        let first = try #require(failures.first)
+        #expect(first.expected == "queue \"render\"")
+        #expect(first.actual.queueLabel == "work")
+        #expect(!first.actual.isMainThread)
+        #expect(first.site == CallSite(fileID: #fileID, line: UInt(line)))
+        #expect(first.description ==
+            "SluiceTests/AssertQueueTests.swift:\(line): assertQueue failed: value 1 arrived on queue \"work\" off the main thread; expected queue \"render\"")
+    }
+
+    @Test func seed004MovingTheHopOneStepEarlierTripsTheRightAssertion() {
+        let decodeQueue = DispatchQueue(label: "decode")
+        let renderQueue = DispatchQueue(label: "render")
+        // Correct chain: decode work on "decode", rendering on "render".
+        let good = capturingQueueFailures {
+            runChain {
+                $0.receive(on: decodeQueue).assertQueue("decode").map { $0 * 2 }
+                    .receive(on: renderQueue).assertQueue("render").map { $0 + 1 }
+            }
+        }
+        #expect(good.isEmpty)
+        // The second hop moved before the first assertion: that assertion is the one that fails.
+        let decodeLine = #line + 4
+        let moved = capturingQueueFailures {
+            runChain {
+                $0.receive(on: decodeQueue).receive(on: renderQueue)
+                    .assertQueue("decode").map { $0 * 2 }
+                    .assertQueue("render").map { $0 + 1 }
+            }
+        }
+        #expect(moved.map(\.site.line) == [UInt(decodeLine), UInt(decodeLine)])
+        #expect(moved.map(\.actual.queueLabel) == ["render", "render"])
+    }
+
+    @Test func assertMainThreadFailsOffTheMainThread() {
+        let failures = capturingQueueFailures {
+            runChain { $0.receive(on: DispatchQueue(label: "bg")).assertMainThread() }
+        }
+        #expect(failures.map(\.expected) == ["main thread", "main thread"])
+        #expect(failures.first?.description.contains("arrived on queue \"bg\" off the main thread; expected main thread") == true)
+    }
+
+    @Test func failuresAreReportedForFailuresToo() {
+        let upstream = TestPublisher<Int, TestError>()
+        let failures = capturingQueueFailures {
+            let subscriber = TestSubscriber<Int, TestError>()
+            upstream.assertQueue("nowhere").subscribe(subscriber)
+            upstream.send(completion: .failure(TestError(code: 3)))
+            #expect(subscriber.events == [.subscription("TestSubscription"), .completion(.failure(TestError(code: 3)))])
+        }
+        #expect(failures.map(\.signal) == ["failure(TestError(3))"])
+    }
+
+    @Test func aCheckPassesSignalsAndDemandThroughUnchanged() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(2) })
+        _ = capturingQueueFailures {
+            upstream.assertQueue("elsewhere").subscribe(subscriber)
+            #expect(upstream.send(1) == .max(2))
+            subscriber.cancel()
+        }
+        #expect(upstream.demandLog == [.requested(.max(1)), .cancelled])
+        #expect(subscriber.events == [.subscription("TestSubscription"), .value(1)])
+    }
+
+    @Test func disabledChecksAddNothing() {
+        let failures = capturingQueueFailures {
+            runChain { $0.receive(on: DispatchQueue(label: "work")).assertQueue("render", enabled: false) }
+            runChain { $0.receive(on: DispatchQueue(label: "work")).assertMainThread(enabled: false) }
+        }
+        #expect(failures.isEmpty)
+        let publisher = TestPublisher<Int, Never>()
+        let disabled = publisher.assertQueue("x", enabled: false)
+        #expect(disabled.isEnabled == false)
+        #if DEBUG
+        #expect(DebugHooks.queueAssertionsEnabledByDefault, "debug builds check by default")
+        #expect(publisher.assertQueue("x").isEnabled)
+        #else
+        #expect(!DebugHooks.queueAssertionsEnabledByDefault || publisher.assertQueue("x").isEnabled)
+        #endif
+    }
+}

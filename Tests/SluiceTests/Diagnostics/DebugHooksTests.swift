@@ -1,0 +1,149 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+/// Live subscriptions made from this file (other suites may be subscribing in parallel).
+private func liveHere() -> [DebugHooks.LiveSubscription] {
+    DebugHooks.liveSubscriptions.filter { $0.site.fileID.description == #fileID }
+}
+
+private final class Model {
+    var value = 0
+    var text = ""
+}
+
+@Suite("DebugHooks and call sites", .serialized)
+struct DebugHooksTests {
+    @Test func trackedSubscriptionsStayListedUntilCancelledOrFinished() {
+        DebugHooks.tracksLiveSubscriptions = true
+        defer { DebugHooks.tracksLiveSubscriptions = false }
+        let subject = PassthroughSubject<Int, TestError>()
+        let sinkLine = #line + 1
+        let a = subject.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let neverLine = #line + 1
+        let b = PassthroughSubject<Int, Never>().sink { _ in }
+        let model = Model()
+        let assignLine = #line + 1
+        let c = PassthroughSubject<Int, Never>().assign(to: \.value, on: model)
+        #expect(liveHere().map(\.site.line) == [UInt(sinkLine), UInt(neverLine), UInt(assignLine)])
+        #expect(liveHere().map(\.subscriber) == ["Sink", "Sink", "Assign Model."])
+        #expect(liveHere().first?.description == "Sink at SluiceTests/DebugHooksTests.swift:\(sinkLine)")
+
+        subject.send(completion: .finished)
+        #expect(liveHere().map(\.site.line) == [UInt(neverLine), UInt(assignLine)], "finishing unlists it")
+        b.cancel()
+        #expect(liveHere().map(\.site.line) == [UInt(assignLine)], "cancelling unlists it")
+        c.cancel()
+        #expect(liveHere().isEmpty)
+        _ = a
+    }
+
+    @Test func droppingTheCancellableAndSynchronousCompletionUnlist() {
+        DebugHooks.tracksLiveSubscriptions = true
+        defer { DebugHooks.tracksLiveSubscriptions = false }
+        _ = PassthroughSubject<Int, Never>().sink { _ in }
+        _ = Just(1).sink { _ in }
+        let kept = Just(1).sink { _ in }
+        #expect(liveHere().isEmpty)
+        _ = kept
+    }
+
+    @Test func untrackedSubscriptionsAreNotListed() {
+        let before = liveHere()
+        let cancellable = PassthroughSubject<Int, Never>().sink { _ in }
+        #expect(liveHere() == before)
+        DebugHooks.tracksLiveSubscriptions = true
+        cancellable.cancel()
+        DebugHooks.tracksLiveSubscriptions = false
+        #expect(liveHere() == before)
+    }
+
+    @Test func failuresReachingASinkAreReportedWithTheSite() {
+        let reports = Log<String>()
+        DebugHooks.failureHandler = { failure in
+            if failure.site?.fileID.description == #fileID || failure.site == nil { reports.append(failure.description) }
+        }
+        defer { DebugHooks.failureHandler = nil }
+        let subject = PassthroughSubject<Int, TestError>()
+        var order: [String] = []
+        let line = #line + 1
+        let cancellable = subject.sink(receiveCompletion: { _ in order.append("closure") }, receiveValue: { _ in })
+        subject.send(completion: .failure(TestError(code: 9)))
+        subject.send(completion: .failure(TestError(code: 10)))
+        #expect(reports.all == ["Sink at SluiceTests/DebugHooksTests.swift:\(line) failed: TestError(9)"])
+        #expect(order == ["closure"])
+
+        let direct = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        Fail<Int, TestError>(error: TestError(code: 2)).subscribe(direct)
+        #expect(reports.all.last == "Sink failed: TestError(2)", "a hand-made Sink has no site")
+        _ = cancellable
+    }
+
+    @Test func finishedIsNotAFailure() {
+        let reports = Log<String>()
+        DebugHooks.failureHandler = { if $0.site?.fileID.description == #fileID { reports.append($0.description) } }
+        defer { DebugHooks.failureHandler = nil }
+        _ = Empty<Int, TestError>().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        #expect(reports.all.isEmpty)
+    }
+
+    @Test func aHelperCanPassItsCallersSiteOn() {
+        DebugHooks.tracksLiveSubscriptions = true
+        defer { DebugHooks.tracksLiveSubscriptions = false }
+        func subscribeLogged<P: Publisher>(_ p: P, fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable
+            where P.Failure == Never {
+            p.sink(receiveValue: { _ in }, fileID: fileID, line: line)
+        }
+        let line = #line + 1
+        let cancellable = subscribeLogged(PassthroughSubject<Int, Never>())
+        #expect(liveHere().map(\.site.line) == [UInt(line)])
+        cancellable.cancel()
+    }
+
+    @Test func sinkAndAssignResolveAsInCombine() {
+        // Every spelling of Combine's sink and assign still compiles and behaves the same.
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        let c1 = subject.sink { log.append("trailing \($0)") }
+        let c2 = subject.sink(receiveValue: { log.append("labelled \($0)") })
+        let c3 = subject.sink(receiveCompletion: { _ in log.append("done") }) { log.append("mixed \($0)") }
+        let c4 = subject.sink { _ in log.append("done2") } receiveValue: { log.append("multiple \($0)") }
+        // As function values they have Combine's exact types.
+        let valueOnly: (@escaping (Int) -> Void) -> AnyCancellable = subject.sink(receiveValue:)
+        let both: (@escaping (Subscribers.Completion<Never>) -> Void, @escaping (Int) -> Void) -> AnyCancellable =
+            subject.sink(receiveCompletion:receiveValue:)
+        let c5 = valueOnly { log.append("reference \($0)") }
+        let c6 = both({ _ in }, { log.append("reference2 \($0)") })
+        let model = Model()
+        let assign: (ReferenceWritableKeyPath<Model, Int>, Model) -> AnyCancellable = subject.assign(to:on:)
+        let c7 = assign(\.value, model)
+        let c8 = subject.map { "\($0)" }.assign(to: \.text, on: model)
+        subject.send(4)
+        subject.send(completion: .finished)
+        #expect(log == ["trailing 4", "labelled 4", "mixed 4", "multiple 4", "reference 4", "reference2 4", "done", "done2"])
+        #expect(model.value == 4 && model.text == "4")
+        // A failing publisher offers only the two-closure form, as in Combine.
+        let failing = PassthroughSubject<Int, TestError>()
+        let c9 = failing.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        withExtendedLifetime((c1, c2, c3, c4, c5, c6, c7, c8, c9)) {}
+    }
+
+    @Test func functionValueSinksAreNotTrackedWithAWrongSite() {
+        DebugHooks.tracksLiveSubscriptions = true
+        defer { DebugHooks.tracksLiveSubscriptions = false }
+        let subject = PassthroughSubject<Int, Never>()
+        let reference = subject.sink(receiveValue:)
+        let cancellable = reference { _ in }
+        #expect(DebugHooks.liveSubscriptions.allSatisfy { !$0.site.fileID.description.hasPrefix("Sluice/") })
+        cancellable.cancel()
+    }
+
+    @Test func callSiteEqualityAndDescription() {
+        let here = CallSite()
+        #expect(here == CallSite(fileID: #fileID, line: #line - 1))
+        #expect(here != CallSite(fileID: #fileID, line: 1))
+        #expect(here.description == "SluiceTests/DebugHooksTests.swift:\(#line - 3)")
+        #expect(Set([here, CallSite(fileID: #fileID, line: here.line)]).count == 1)
+    }
+}
