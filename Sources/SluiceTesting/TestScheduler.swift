@@ -4,7 +4,7 @@ import Synchronization
 
 /// A scheduler whose clock moves only when the test says: virtual time.
 ///
-/// Nothing scheduled runs until the test calls ``advance(by:)``, ``advance(to:)`` or ``run()``.
+/// Nothing scheduled runs until the test calls ``advance(by:)``, ``advance(to:)`` or `run()`.
 /// Actions run in order of their due time, and actions due at the same instant run in the order
 /// they were scheduled; work scheduled while advancing runs in the same call if it falls inside
 /// the window. `now` never moves backwards: an action scheduled in the past runs at the current
