@@ -10,6 +10,10 @@ let librarySettings: [SwiftSetting] = [
     .enableUpcomingFeature("StrictConcurrency"),
 ]
 
+// Examples/ are user code: Swift 6 language mode (this tools version's default, spelled out so
+// that it survives a change of tools version), not the library settings above.
+let exampleSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "Sluice",
     products: [
@@ -36,5 +40,10 @@ let package = Package(
         .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000"],
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+        // Worked examples (Examples/*/README.md): each a library target and its tests.
+        .target(name: "SearchModelExample", dependencies: ["Sluice"], path: "Examples/SearchModel/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "SearchModelExampleTests", dependencies: ["SearchModelExample", "Sluice", "SluiceTesting"],
+                    path: "Examples/SearchModel/Tests", swiftSettings: exampleSettings),
     ]
 )
