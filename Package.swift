@@ -45,5 +45,9 @@ let package = Package(
                 swiftSettings: exampleSettings),
         .testTarget(name: "SearchModelExampleTests", dependencies: ["SearchModelExample", "Sluice", "SluiceTesting"],
                     path: "Examples/SearchModel/Tests", swiftSettings: exampleSettings),
+        .target(name: "ThumbnailLoaderExample", dependencies: ["Sluice"], path: "Examples/ThumbnailLoader/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "ThumbnailLoaderExampleTests", dependencies: ["ThumbnailLoaderExample", "Sluice", "SluiceTesting"],
+                    path: "Examples/ThumbnailLoader/Tests", swiftSettings: exampleSettings),
     ]
 )
