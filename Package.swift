@@ -49,5 +49,9 @@ let package = Package(
                 swiftSettings: exampleSettings),
         .testTarget(name: "ThumbnailLoaderExampleTests", dependencies: ["ThumbnailLoaderExample", "Sluice", "SluiceTesting"],
                     path: "Examples/ThumbnailLoader/Tests", swiftSettings: exampleSettings),
+        .target(name: "StudioModeStateExample", dependencies: ["Sluice"], path: "Examples/StudioModeState/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "StudioModeStateExampleTests", dependencies: ["StudioModeStateExample", "Sluice", "SluiceTesting"],
+                    path: "Examples/StudioModeState/Tests", swiftSettings: exampleSettings),
     ]
 )
