@@ -85,7 +85,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
             .receive(on: DispatchQueue.main)              // hop
             .sink { sinkOnMain.append(Thread.isMainThread); model.items = $0 }   // main — good
 
-        XCTAssertTrue(waitOnMainLoop { model.items != nil })
+        XCTAssertTrue(RunLoop.main.run { model.items != nil })
         XCTAssertEqual(model.items?.map(\.name), ["visible"])
         XCTAssertEqual(mapQueue.all, [API.queueLabel])
         XCTAssertEqual(sinkOnMain.all, [true])
@@ -100,7 +100,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
             .receive(on: DispatchQueue.main)
             .map { items -> [Item] in mapOnMain.append(Thread.isMainThread); return items.filter(\.isVisible) }
             .sink { model.items = $0 }
-        XCTAssertTrue(waitOnMainLoop { model.items != nil })
+        XCTAssertTrue(RunLoop.main.run { model.items != nil })
         XCTAssertEqual(mapOnMain.all, [true])
         withExtendedLifetime(handle) {}
     }
@@ -144,7 +144,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
             .map(\.count)
             .receive(on: DispatchQueue.main)
             .assign(to: &model.$count)
-        XCTAssertTrue(waitOnMainLoop { model.count == 2 })
+        XCTAssertTrue(RunLoop.main.run { model.count == 2 })
         XCTAssertEqual(writesOnMain.all, [true])
         withExtendedLifetime(observation) {}
     }
@@ -180,7 +180,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
         let timer = Timer.publish(every: 1, on: .main, in: .common)
             .autoconnect()                                     // start on first subscription
             .sink { ticks.append($0) }                         // Sluice: records instead of print($0)
-        XCTAssertTrue(waitOnMainLoop(timeout: 5) { !ticks.all.isEmpty })
+        XCTAssertTrue(RunLoop.main.run(timeout: 5) { !ticks.all.isEmpty })
         withExtendedLifetime(timer) {}
     }
 
@@ -192,7 +192,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
         RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.4))
         XCTAssertEqual(ticks.all, [])
         let connection = timer.connect()
-        XCTAssertTrue(waitOnMainLoop { ticks.all.count >= 2 })
+        XCTAssertTrue(RunLoop.main.run { ticks.all.count >= 2 })
         connection.cancel()
         withExtendedLifetime(subscription) {}
     }
@@ -267,15 +267,4 @@ final class Log<Element: Sendable>: Sendable {
     private let entries = Mutex<[Element]>([])
     func append(_ entry: Element) { entries.withLock { $0.append(entry) } }
     var all: [Element] { entries.withLock { $0 } }
-}
-
-/// Runs the main run loop until `condition` holds; returns false after `timeout` (a generous
-/// bound, not a measurement).
-func waitOnMainLoop(timeout: TimeInterval = 10, until condition: () -> Bool) -> Bool {
-    let end = Date(timeIntervalSinceNow: timeout)
-    while Date() < end {
-        if condition() { return true }
-        _ = RunLoop.main.run(mode: .default, before: min(end, Date(timeIntervalSinceNow: 0.01)))
-    }
-    return condition()
 }

@@ -42,7 +42,7 @@ final class Seed003ShareAndCacheTests: XCTestCase {
                 receiveValue: { values.append("\($0) on \(ExecutionContext.current)") }
             )
             .store(in: &observers)
-        XCTAssertTrue(waitOnMainLoop { values.all.count == 2 })
+        XCTAssertTrue(RunLoop.main.run { values.all.count == 2 })
         XCTAssertEqual(values.all, ["1 on main", "finished"])
         XCTAssertEqual(construction.all, ["main"])
     }
@@ -126,9 +126,9 @@ final class Seed003ShareAndCacheTests: XCTestCase {
             .sink { _ in atTwo.append(ExecutionContext.current.description) }
             .store(in: &observers)
 
-        XCTAssertTrue(waitOnMainLoop { closure.all.count == 1 })     // both inner subscriptions exist
+        XCTAssertTrue(RunLoop.main.run { closure.all.count == 1 })     // both inner subscriptions exist
         socketQueue.async { connectionOutput.send(1) }
-        XCTAssertTrue(waitOnMainLoop { atOne.all.count == 1 && atTwo.all.count == 1 })
+        XCTAssertTrue(RunLoop.main.run { atOne.all.count == 1 && atTwo.all.count == 1 })
         XCTAssertEqual(closure.all, ["main"])
         XCTAssertEqual(atOne.all, ["socket"])
         XCTAssertEqual(atTwo.all, ["main"])
@@ -177,7 +177,7 @@ final class Seed003ShareAndCacheTests: XCTestCase {
                 .sink(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
             handles.withLock { $0.append(handle) }
         }
-        XCTAssertTrue(waitOnMainLoop { session.socketQueue.sync { session.stateRequests } == 1 && !received.all.isEmpty })
+        XCTAssertTrue(RunLoop.main.run { session.socketQueue.sync { session.stateRequests } == 1 && !received.all.isEmpty })
         XCTAssertEqual(session.sessionQueue.sync { session.sharedPublishersCreated }, 1)
         XCTAssertEqual(session.socketQueue.sync { session.stateRequests }, 1)
         handles.withLock { $0.removeAll() }
@@ -203,11 +203,11 @@ final class Seed003ShareAndCacheTests: XCTestCase {
             )
             .store(in: &observers)
 
-        XCTAssertTrue(waitOnMainLoop { values.all.count == 1 })
+        XCTAssertTrue(RunLoop.main.run { values.all.count == 1 })
         session.emit(studioModeEnabled: true)
         session.emit(studioModeEnabled: true)
         session.emit(studioModeEnabled: false)
-        XCTAssertTrue(waitOnMainLoop { values.all.count == 3 })
+        XCTAssertTrue(RunLoop.main.run { values.all.count == 3 })
         XCTAssertEqual(values.all, ["Studio mode: false on main", "Studio mode: true on main", "Studio mode: false on main"])
     }
 
@@ -219,9 +219,9 @@ final class Seed003ShareAndCacheTests: XCTestCase {
         session.studioModeStatePublisher()
             .sink(receiveCompletion: { first.append("\($0)") }, receiveValue: { first.append("\($0)") })
             .store(in: &observers)
-        XCTAssertTrue(waitOnMainLoop { first.all == ["true"] })
+        XCTAssertTrue(RunLoop.main.run { first.all == ["true"] })
         session.disconnect()
-        XCTAssertTrue(waitOnMainLoop { first.all == ["true", "finished"] })
+        XCTAssertTrue(RunLoop.main.run { first.all == ["true", "finished"] })
         XCTAssertTrue(session.sessionQueue.sync { session.publishers.studioModeState == nil })
         session.reconnect()
         XCTAssertEqual(try session.studioModeStatePublisher().blocking().first(), true)
@@ -234,15 +234,15 @@ final class Seed003ShareAndCacheTests: XCTestCase {
     func testAnOldPublishersCompletionClearsANewerEntryWithoutAGenerationCheck() throws {
         let session = OBSSession(studioModeEnabled: true)
         let old = session.studioModeStatePublisher().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
-        XCTAssertTrue(waitOnMainLoop { session.sessionQueue.sync { session.publishers.studioModeState != nil } })
+        XCTAssertTrue(RunLoop.main.run { session.sessionQueue.sync { session.publishers.studioModeState != nil } })
         let oldEvents = session.socketQueue.sync { session.currentEvents }
         session.sessionQueue.sync { session.publishers.studioModeState = nil }   // replaced actively
         session.reconnect()
         let new = session.studioModeStatePublisher().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
-        XCTAssertTrue(waitOnMainLoop { session.sessionQueue.sync { session.sharedPublishersCreated } == 2 })
-        XCTAssertTrue(waitOnMainLoop { session.sessionQueue.sync { session.publishers.studioModeState != nil } })
+        XCTAssertTrue(RunLoop.main.run { session.sessionQueue.sync { session.sharedPublishersCreated } == 2 })
+        XCTAssertTrue(RunLoop.main.run { session.sessionQueue.sync { session.publishers.studioModeState != nil } })
         oldEvents.send(completion: .finished)                            // the old connection ends
-        XCTAssertTrue(waitOnMainLoop { session.sessionQueue.sync { session.publishers.studioModeState == nil } })
+        XCTAssertTrue(RunLoop.main.run { session.sessionQueue.sync { session.publishers.studioModeState == nil } })
         withExtendedLifetime((old, new)) {}
     }
 
@@ -317,7 +317,7 @@ final class Seed003ShareAndCacheTests: XCTestCase {
         XCTAssertEqual(replayed.all, ["true on main"])
         shared.receive(on: DispatchQueue.main).sink { replayed.append("\($0) on \(ExecutionContext.current)") }
             .store(in: &observers)
-        XCTAssertTrue(waitOnMainLoop { replayed.all.count == 2 })
+        XCTAssertTrue(RunLoop.main.run { replayed.all.count == 2 })
         XCTAssertEqual(replayed.all.last, "true on main")
     }
 

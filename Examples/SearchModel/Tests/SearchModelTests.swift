@@ -101,7 +101,7 @@ final class SearchModelTests: XCTestCase {
             let liveModel = SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() })
             liveModel.query.send("combine")
             XCTAssertTrue(liveModel.results.isEmpty, "the debounce and the hop are asynchronous")
-            runMainLoop(until: { liveModel.results == ["combine result"] })
+            RunLoop.main.run(until: { liveModel.results == ["combine result"] })
             XCTAssertEqual(liveModel.results, ["combine result"])
         }
     }

@@ -52,16 +52,16 @@ final class StudioModeViewModelTests: XCTestCase {
             h.session.connect()
             h.settle()
             DispatchQueue.global().async { h.connection(1).deliverAll() }
-            runMainLoop(until: { model.isStudioModeEnabled == true })
+            RunLoop.main.run(until: { model.isStudioModeEnabled == true })
             XCTAssertEqual(model.label, "Studio mode: on")
 
             h.server.setStudioModeEnabled(false)
             DispatchQueue.global().async { h.connection(1).deliverAll() }
-            runMainLoop(until: { model.isStudioModeEnabled == false })
+            RunLoop.main.run(until: { model.isStudioModeEnabled == false })
             XCTAssertEqual(model.label, "Studio mode: off")
 
             h.session.disconnect()
-            runMainLoop(until: { model.isStudioModeEnabled == nil })
+            RunLoop.main.run(until: { model.isStudioModeEnabled == nil })
             XCTAssertEqual(model.label, "Studio mode: unknown")
         }
     }

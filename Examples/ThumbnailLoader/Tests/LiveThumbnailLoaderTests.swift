@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Sluice
+import SluiceTesting
 import ThumbnailLoaderExample
 #if canImport(CoreFoundation)
 import CoreFoundation
@@ -41,23 +42,23 @@ final class LiveThumbnailLoaderTests: XCTestCase {
             // The drag begins; five thumbnails are requested and decoded during it.
             isScrolling.send(true)
             for file in files.prefix(5) { urls.send(file) }
-            runMainLoop(mode: trackingMode, until: { decodedOffMain.all.count == 5 })
+            RunLoop.main.run(mode: trackingMode, until: { decodedOffMain.all.count == 5 })
             decodeQueue.sync {}                      // the decode queue's remaining work (the
             decodeQueue.sync {}                      // emissions) has run: results are scheduled
-            runMainLoop(for: 0.3, mode: trackingMode) // turns of the main loop while dragging
+            RunLoop.main.run(mode: trackingMode, for: 0.3) // turns of the main loop while dragging
             XCTAssertEqual(decodedOffMain.all, Array(repeating: true, count: 5), "decoded off the main thread")
             XCTAssertEqual(model.thumbnails, [], "nothing delivered while the run loop tracks")
 
             // The drag ends: the run loop returns to its default mode and performs the held work.
             isScrolling.send(false)
-            runMainLoop(until: { model.thumbnails.count == 5 })
+            RunLoop.main.run(until: { model.thumbnails.count == 5 })
             XCTAssertEqual(model.thumbnails.map(\.url), Array(files.prefix(5)))
             XCTAssertEqual(model.thumbnails.map(\.pixelSize), (1...5).map { Thumbnail.PixelSize(width: $0 * 10, height: $0 * 20) })
 
             // Not scrolling: results come through DispatchQueue.main, which the run loop
             // services in the tracking mode too.
             urls.send(files[5])
-            runMainLoop(mode: trackingMode, until: { model.thumbnails.count == 6 })
+            RunLoop.main.run(mode: trackingMode, until: { model.thumbnails.count == 6 })
             XCTAssertEqual(model.thumbnails.last?.url, files[5])
             XCTAssertEqual(model.thumbnails.last?.pixelSize, Thumbnail.PixelSize(width: 60, height: 120))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTesting
 import Synchronization
 
 /// A thread-safe flag for tests that wait on the main run loop.
@@ -15,14 +16,13 @@ final class Log<Element: Sendable>: Sendable {
     var all: [Element] { entries.withLock { $0 } }
 }
 
-/// Runs the main run loop in `mode` until `condition` holds or `timeout` passes (a generous
-/// bound, not a measurement: tests assert the result, never the time taken). Call it on the
-/// main thread.
+/// Runs the main run loop for `duration`, or until `condition` holds (within `timeout`), through
+/// SluiceTesting's `RunLoop.run(mode:timeout:until:)`. Call it on the main thread.
 func runMainLoop(for duration: TimeInterval? = nil, mode: RunLoop.Mode = .default, timeout: TimeInterval = 5,
                  until condition: () -> Bool = { false }) {
-    let end = Date(timeIntervalSinceNow: duration ?? timeout)
-    while Date() < end {
-        if duration == nil && condition() { return }
-        _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.01)))
+    if let duration {
+        RunLoop.main.run(mode: mode, for: duration)
+    } else {
+        RunLoop.main.run(mode: mode, timeout: timeout, until: condition)
     }
 }

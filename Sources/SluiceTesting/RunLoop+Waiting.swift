@@ -1,0 +1,46 @@
+import Foundation
+
+extension RunLoop {
+    /// Runs the run loop in `mode` until `condition` holds or `timeout` passes, and returns
+    /// whether it holds.
+    ///
+    /// For tests that wait, on the main thread, for work scheduled on `RunLoop.main`,
+    /// `DispatchQueue.main`, `OperationQueue.main` or the main actor: the loop turns in slices of
+    /// 10 ms, so the condition is checked soon after each piece of work. The timeout is a
+    /// generous bound for a loaded machine, not a measurement; assert what arrived, never how
+    /// long it took.
+    ///
+    /// ```swift
+    /// XCTAssertTrue(RunLoop.main.run(until: { model.results == ["swift result"] }))
+    /// ```
+    @discardableResult
+    public func run(mode: RunLoop.Mode = .default, timeout: TimeInterval = 10, until condition: () -> Bool) -> Bool {
+        let end = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            let now = Date()
+            guard now < end else { return false }
+            turn(mode: mode, before: min(end, now.addingTimeInterval(0.01)))
+        }
+        return true
+    }
+
+    /// Runs the run loop in `mode` for `duration` seconds: for tests that show something does
+    /// *not* happen while the loop turns (a timer that was never connected, delivery held while
+    /// the loop runs in a tracking-style mode).
+    public func run(mode: RunLoop.Mode = .default, for duration: TimeInterval) {
+        let end = Date(timeIntervalSinceNow: duration)
+        while true {
+            let now = Date()
+            guard now < end else { return }
+            turn(mode: mode, before: min(end, now.addingTimeInterval(0.01)))
+        }
+    }
+
+    /// One turn of the loop; a loop with no sources in `mode` returns at once, so then the
+    /// thread naps briefly instead of spinning.
+    private func turn(mode: RunLoop.Mode, before limit: Date) {
+        if !run(mode: mode, before: limit) {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+}
