@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceRx", targets: ["SluiceRx"]),
+        .library(name: "SluiceRxTest", targets: ["SluiceRxTest"]),
         .library(name: "SluiceShim", targets: ["SluiceShim"]),
         .executable(name: "sluice-tour", targets: ["sluice-tour"]),
         .executable(name: "sluice-bench", targets: ["sluice-bench"]),
@@ -23,7 +24,10 @@ let package = Package(
     targets: [
         .target(name: "Sluice", swiftSettings: librarySettings),
         .target(name: "SluiceTesting", dependencies: ["Sluice"], swiftSettings: librarySettings),
-        .target(name: "SluiceRx", dependencies: ["Sluice"], swiftSettings: librarySettings),
+        // SluiceRxTest's TestScheduler is RxTest's; SluiceRx uses SluiceTesting for toBlocking
+        // (RxBlocking's spelling, which the seeds import together with RxSwift).
+        .target(name: "SluiceRx", dependencies: ["Sluice", "SluiceTesting"], swiftSettings: librarySettings),
+        .target(name: "SluiceRxTest", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"], swiftSettings: librarySettings),
         .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
         .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting"]),
         .target(name: "SluiceBenchSupport"),
@@ -33,7 +37,11 @@ let package = Package(
         // seed's assertions (Tests/AcceptanceTests/Seeds/*/main.swift).
         .executableTarget(name: "seed-000", dependencies: ["Sluice", "SluiceTesting"],
                           path: "Tests/AcceptanceTests/Seeds/Seed000"),
-        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000"],
+        .executableTarget(name: "seed-002", dependencies: ["SluiceRx"],
+                          path: "Tests/AcceptanceTests/Seeds/Seed002"),
+        .executableTarget(name: "seed-004", dependencies: ["SluiceRx"],
+                          path: "Tests/AcceptanceTests/Seeds/Seed004"),
+        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000", "seed-002", "seed-004"],
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
     ]
