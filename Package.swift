@@ -44,5 +44,6 @@ let package = Package(
         .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000", "seed-002", "seed-004"],
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxTest"]),
     ]
 )

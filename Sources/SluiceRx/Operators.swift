@@ -95,9 +95,27 @@ extension ObservableType {
 
     // MARK: Filtering
 
-    /// RxSwift's `take(_:)`: the first `count` elements, then completion (Sluice's `prefix`).
+    /// RxSwift's `take(_:)`: the first `count` elements, completing (and disposing the source)
+    /// right after the last of them, as RxSwift does.
+    ///
+    /// Sluice: `first()` for one element; for more, `prefix(untilOutputFrom:)` a trigger that
+    /// `do(afterNext:)` fires once the `count`-th element has been delivered. (Sluice's
+    /// `prefix(_:)`, like Combine's, only finishes when the element after the last arrives,
+    /// which for a subject may be never.)
     public func take(_ count: Int) -> Observable<Element> {
-        Observable(source.prefix(count))
+        precondition(count >= 0, "take count must be non-negative")
+        if count == 0 { return Observable.empty() }
+        if count == 1 { return Observable(source.first()) }
+        let source = self.source
+        return Observable(Deferred { () -> AnyPublisher<Element, Swift.Error> in
+            let reached = PassthroughSubject<Void, Never>()
+            let delivered = LockedBox(0)
+            return Observable(source.prefix(untilOutputFrom: reached))
+                .do(afterNext: { _ in
+                    if delivered.mutate({ $0 += 1; return $0 }) == count { reached.send(()) }
+                })
+                .publisher
+        })
     }
 
     /// RxSwift's `take(while:)`: elements while `predicate` holds (Sluice's `tryPrefix(while:)`).
