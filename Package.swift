@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
         .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting"]),
         .target(name: "SluiceBenchSupport"),
-        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport"]),
+        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport", "SluiceRx"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         // The seeds' code blocks as programs, each run by AcceptanceTests and checked for the
         // seed's assertions (Tests/AcceptanceTests/Seeds/*/main.swift).
