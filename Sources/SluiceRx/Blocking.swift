@@ -9,7 +9,9 @@ extension ObservableConvertibleType {
     /// Each call subscribes and waits, running the current run loop meanwhile, so work the
     /// sequence schedules on the main queue or `MainScheduler` proceeds even when called on the
     /// main thread. A `nil` timeout waits as long as it takes; otherwise the wait throws
-    /// `RxError.timeout` when it runs out. Sluice: `SluiceTesting`'s `blocking(timeout:)`.
+    /// `RxError.timeout` when it runs out. Called from inside another subscription's callback,
+    /// it runs its own subscription on a fresh trampoline, so it never waits behind the step it
+    /// was called from. Sluice: `SluiceTesting`'s `blocking(timeout:)`.
     public func toBlocking(timeout: TimeInterval? = nil) -> BlockingObservable<Element> {
         BlockingObservable(source: asObservable(), timeout: timeout)
     }
@@ -68,7 +70,7 @@ public struct BlockingObservable<Element> {
         // A nil timeout means no limit; a few decades stands in for it.
         let blocking = source.asPublisher().blocking(timeout: timeout ?? 1e9)
         do {
-            return try body(blocking)
+            return try Trampoline.detached { try body(blocking) }
         } catch is BlockingTimeoutError {
             throw RxError.timeout
         }

@@ -85,6 +85,19 @@ internal final class Trampoline {
         }
     }
 
+    /// Runs `body` as if no trampoline ran on this thread, then puts the running one back: a
+    /// call that blocks until its own subscription has delivered (`toBlocking`) must not wait
+    /// behind work that only runs after the blocked step returns.
+    static func detached<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let trampoline = current
+        let saved = (trampoline.queue, trampoline.head, trampoline.isRunning)
+        trampoline.queue = []
+        trampoline.head = 0
+        trampoline.isRunning = false
+        defer { (trampoline.queue, trampoline.head, trampoline.isRunning) = saved }
+        return try body()
+    }
+
     private func run(_ action: () -> Void) {
         isRunning = true
         action()

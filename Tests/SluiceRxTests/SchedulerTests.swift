@@ -172,6 +172,14 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(all, [4])
     }
 
+    func testToBlockingInsideAnotherSubscriptionDoesNotWaitBehindIt() {
+        var inner: [[Int]] = []
+        _ = Observable.of(1, 2).subscribe(onNext: { value in
+            inner.append((try? Observable.of(value, value * 10).toBlocking(timeout: 2).toArray()) ?? [])
+        })
+        XCTAssertEqual(inner, [[1, 10], [2, 20]])
+    }
+
     func testToBlockingTimesOutWithRxErrorTimeout() {
         XCTAssertThrowsError(try Observable<Int>.never().toBlocking(timeout: 0.05).toArray()) { error in
             XCTAssertEqual("\(error)", "\(RxError.timeout)")
