@@ -35,7 +35,7 @@ extension Publisher {
     }
 }
 
-/// A publisher seen through blocking calls; see ``Publisher/blocking(timeout:)``.
+/// A publisher seen through blocking calls; see `blocking(timeout:)`.
 public struct BlockingPublisher<Upstream: Publisher> {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure

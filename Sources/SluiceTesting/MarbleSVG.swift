@@ -78,7 +78,7 @@ enum MarbleSVG {
 
         let axisEnd = xs[endNanoseconds]! + 16
         let top = margin + (title == nil ? 0 : 28)
-        let canvasWidth = axisEnd + margin + 10
+        let canvasWidth = max(axisEnd + margin + 10, margin * 2 + Double(title?.count ?? 0) * 8.6)
         let timeLabelsY = top + Double(rows.count) * rowHeight + 6
         let canvasHeight = timeLabelsY + 14 + margin * 0.75
 

@@ -6,7 +6,7 @@ import XCTest
 /// an `Issue` under Swift Testing, `XCTFail` under XCTest.
 ///
 /// Tests of SluiceTesting itself (and anyone who wants to check a failure message) can capture
-/// failures instead, with ``capturingFailures(_:)``; Linux XCTest has no `XCTExpectFailure`.
+/// failures instead, with `capturingFailures(_:)`; Linux XCTest has no `XCTExpectFailure`.
 public enum TestFailure {
     /// A failure that was reported, with where it was reported from.
     public struct Report: Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Sluice
 
 // MARK: - Tasks on the test scheduler
@@ -223,9 +224,16 @@ internal final class TestSchedulerSleep: @unchecked Sendable {
 
 /// The part of a test scheduler that async code uses: jobs of tasks that run on it, and the
 /// tasks sleeping on it. Its lock is taken before the scheduler's own lock, never after.
+@usableFromInline
 internal final class TestSchedulerAsyncState: @unchecked Sendable {
     private let lock = NSLock()
     private var jobs: [UnownedJob] = []
+    /// How many jobs are queued, readable without the lock: the scheduler's loop checks it on
+    /// every action and takes the lock only when there may be work.
+    private let queuedJobs = Atomic<Int>(0)
+
+    @usableFromInline
+    internal var mayHaveJobs: Bool { queuedJobs.load(ordering: .acquiring) > 0 }
     private var sleepers = 0
     private var nextWaiterID: UInt64 = 0
     private var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -234,10 +242,12 @@ internal final class TestSchedulerAsyncState: @unchecked Sendable {
     func append(_ job: UnownedJob) {
         lock.lock()
         jobs.append(job)
+        queuedJobs.add(1, ordering: .releasing)
         lock.unlock()
     }
 
     /// Runs queued jobs, in order, until none is left (jobs they queue included).
+    @usableFromInline
     func runReadyJobs(on executor: some TaskExecutor) {
         while true {
             lock.lock()
@@ -246,6 +256,7 @@ internal final class TestSchedulerAsyncState: @unchecked Sendable {
                 return
             }
             let job = jobs.removeFirst()
+            queuedJobs.subtract(1, ordering: .releasing)
             lock.unlock()
             job.runSynchronously(on: executor.asUnownedTaskExecutor())
         }

@@ -1,9 +1,10 @@
 import Foundation
 import Sluice
+import Synchronization
 
 /// A scheduler whose clock moves only when the test says: virtual time.
 ///
-/// Nothing scheduled runs until the test calls ``advance(by:)``, ``advance(to:)`` or ``run()``.
+/// Nothing scheduled runs until the test calls ``advance(by:)``, ``advance(to:)`` or `run()`.
 /// Actions run in order of their due time, and actions due at the same instant run in the order
 /// they were scheduled; work scheduled while advancing runs in the same call if it falls inside
 /// the window. `now` never moves backwards: an action scheduled in the past runs at the current
@@ -20,26 +21,56 @@ import Sluice
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
 {
-    private struct Entry {
-        var due: SchedulerTimeType
-        var sequence: UInt64
-        var id: UInt64
-        var interval: SchedulerTimeType.Stride?
-        var action: () -> Void
+    // The hot paths are @inlinable so that a test's concrete time type specialises them: a
+    // million actions cost ~100 ns each rather than ~12 µs of generic comparisons and copies.
 
-        func precedes(_ other: Entry) -> Bool {
+    /// What the heap orders: trivially copyable for the usual time types, so sifting moves no
+    /// reference counts; the action lives in `slots`.
+    @usableFromInline
+    internal struct Key {
+        @usableFromInline var due: SchedulerTimeType
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var slot: Int
+
+        @inlinable
+        init(due: SchedulerTimeType, sequence: UInt64, slot: Int) {
+            self.due = due
+            self.sequence = sequence
+            self.slot = slot
+        }
+
+        @inlinable
+        func precedes(_ other: Key) -> Bool {
             due < other.due || (due == other.due && sequence < other.sequence)
         }
     }
 
-    private let lock = NSLock()
-    private var heap: [Entry] = []
-    private var nextSequence: UInt64 = 0
-    private var nextID: UInt64 = 0
-    private var cancelled: Set<UInt64> = []
-    private var currentTime: SchedulerTimeType
+    @usableFromInline
+    internal struct Slot {
+        @usableFromInline var id: UInt64
+        @usableFromInline var interval: SchedulerTimeType.Stride?
+        @usableFromInline var action: () -> Void
+        @usableFromInline var cancelled = false
+
+        @inlinable
+        init(id: UInt64, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void) {
+            self.id = id
+            self.interval = interval
+            self.action = action
+        }
+    }
+
+    // Guarded by `lock`, so the dynamic exclusivity checks are redundant.
+    @usableFromInline internal let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) internal var heap: [Key] = []
+    @usableFromInline @exclusivity(unchecked) internal var slots: [Slot?] = []
+    @usableFromInline @exclusivity(unchecked) internal var freeSlots: [Int] = []
+    @usableFromInline @exclusivity(unchecked) internal var nextSequence: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) internal var nextID: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) internal var currentTime: SchedulerTimeType
     /// Tasks that run on this scheduler (as their executor) and sleepers on its clock; see
     /// TestScheduler+Clock.swift.
+    @usableFromInline
     internal let asyncState = TestSchedulerAsyncState()
 
     /// Creates a test scheduler whose clock starts at `now`.
@@ -48,10 +79,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     }
 
     /// The scheduler's current virtual time.
+    @inlinable
     public var now: SchedulerTimeType {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentTime
+        lock.locked { currentTime }
     }
 
     /// Zero: virtual time is exact.
@@ -59,57 +89,78 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
 
     /// How many actions are waiting to run (a repeating action counts once).
     public var pendingActionCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return heap.lazy.filter { !self.cancelled.contains($0.id) }.count
+        lock.locked { heap.lazy.filter { self.slots[$0.slot]?.cancelled == false }.count }
     }
 
     /// When the next waiting action is due, if any.
     public var nextDueDate: SchedulerTimeType? {
-        lock.lock()
-        defer { lock.unlock() }
-        return heap.lazy.filter { !self.cancelled.contains($0.id) }.map(\.due).min()
+        lock.locked { heap.lazy.filter { self.slots[$0.slot]?.cancelled == false }.map(\.due).min() }
     }
 
+    @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         enqueue(at: nil, interval: nil, action)
     }
 
+    @inlinable
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping () -> Void) {
         enqueue(at: date, interval: nil, action)
     }
 
+    @inlinable
     @discardableResult
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping () -> Void) -> Cancellable {
-        let id = enqueue(at: date, interval: interval, action)
-        return AnyCancellable { [weak self] in
-            guard let self else { return }
-            self.lock.lock()
-            self.cancelled.insert(id)
-            self.lock.unlock()
+        let entry = enqueue(at: date, interval: interval, action)
+        return AnyCancellable { [weak self] in self?.cancelEntry(entry) }
+    }
+
+    /// Identifies a queued action: its slot, and the identifier that tells it from a later
+    /// action reusing the slot.
+    @usableFromInline
+    internal struct EntryHandle: Sendable {
+        @usableFromInline let slot: Int
+        @usableFromInline let id: UInt64
+
+        @inlinable
+        init(slot: Int, id: UInt64) {
+            self.slot = slot
+            self.id = id
         }
     }
 
+    @inlinable
     @discardableResult
     internal func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?,
-                         _ action: @escaping () -> Void) -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        nextID += 1
-        nextSequence += 1
-        let due = date.map { Swift.max($0, currentTime) } ?? currentTime
-        push(Entry(due: due, sequence: nextSequence, id: nextID, interval: interval, action: action))
-        return nextID
+                         _ action: @escaping () -> Void) -> EntryHandle {
+        lock.locked {
+            nextID += 1
+            nextSequence += 1
+            let due = date.map { Swift.max($0, currentTime) } ?? currentTime
+            let slot: Int
+            if let free = freeSlots.popLast() {
+                slot = free
+                slots[slot] = Slot(id: nextID, interval: interval, action: action)
+            } else {
+                slot = slots.count
+                slots.append(Slot(id: nextID, interval: interval, action: action))
+            }
+            push(Key(due: due, sequence: nextSequence, slot: slot))
+            return EntryHandle(slot: slot, id: nextID)
+        }
     }
 
-    /// Cancels an action `enqueue` returned the identifier of.
-    internal func cancelEntry(_ id: UInt64) {
-        lock.lock()
-        cancelled.insert(id)
-        lock.unlock()
+    /// Cancels an action `enqueue` returned the handle of: it stays in the heap, marked, and is
+    /// dropped when it comes to the top.
+    @inlinable
+    internal func cancelEntry(_ handle: EntryHandle) {
+        lock.locked {
+            if slots[handle.slot]?.id == handle.id {
+                slots[handle.slot]?.cancelled = true
+            }
+        }
     }
 
     /// Advances the clock by `stride`, running every action due up to and including the new time.
@@ -119,21 +170,21 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// action, so a task woken from a sleep on ``clock`` runs (and may sleep again inside the
     /// window) before the next action is considered. It returns when nothing is left due and
     /// no such task is ready to run.
+    @inlinable
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         advance(to: now.advanced(by: stride))
     }
 
     /// Advances the clock to `instant`, running every action due up to and including it. An
     /// instant in the past runs what is due now and leaves the clock where it is.
+    @inlinable
     public func advance(to instant: SchedulerTimeType) {
         while true {
-            asyncState.runReadyJobs(on: self)
-            guard let entry = popDue(before: instant) else { break }
-            entry.action()
+            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
+            guard let action = popDue(before: instant) else { break }
+            action()
         }
-        lock.lock()
-        currentTime = Swift.max(currentTime, instant)
-        lock.unlock()
+        lock.locked { currentTime = Swift.max(currentTime, instant) }
     }
 
     /// Runs actions, advancing the clock to each one's due time, until none is left (running
@@ -141,12 +192,13 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     ///
     /// A repeating action never lets it finish, so it stops after `maxSteps` actions and reports
     /// a test failure at the caller instead of looping forever.
+    @inlinable
     public func run(maxSteps: Int = 10_000_000, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) {
         var steps = 0
         while true {
-            asyncState.runReadyJobs(on: self)
-            guard let entry = popDue(before: nil) else { break }
+            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
+            guard let action = popDue(before: nil) else { break }
             steps += 1
             if steps > maxSteps {
                 TestFailure.report(
@@ -155,57 +207,67 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     fileID: fileID, filePath: filePath, line: line, column: column)
                 return
             }
-            entry.action()
+            action()
         }
     }
 
     /// Removes the next action due at or before `limit` (any, if `limit` is nil), moves the clock
-    /// to its due time, and re-queues it if it repeats.
-    private func popDue(before limit: SchedulerTimeType?) -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        while let first = heap.first {
-            if cancelled.contains(first.id) {
+    /// to its due time, and re-queues it if it repeats. Returns its action.
+    @inlinable
+    internal func popDue(before limit: SchedulerTimeType?) -> (() -> Void)? {
+        lock.locked { () -> (() -> Void)? in
+            while let first = heap.first {
+                guard let slot = slots[first.slot], !slot.cancelled else {
+                    _ = pop()
+                    slots[first.slot] = nil
+                    freeSlots.append(first.slot)
+                    continue
+                }
+                if let limit, first.due > limit { return nil }
                 _ = pop()
-                cancelled.remove(first.id)
-                continue
+                currentTime = Swift.max(currentTime, first.due)
+                if let interval = slot.interval {
+                    // Same slot and sequence number: a repeating action keeps its place among
+                    // actions due at the same instant.
+                    push(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot))
+                } else {
+                    slots[first.slot] = nil
+                    freeSlots.append(first.slot)
+                }
+                return slot.action
             }
-            if let limit, first.due > limit { return nil }
-            let entry = pop()
-            currentTime = Swift.max(currentTime, entry.due)
-            if let interval = entry.interval {
-                var next = entry
-                next.due = entry.due.advanced(by: interval)
-                push(next)
-            }
-            return entry
+            return nil
         }
-        return nil
     }
 
-    // MARK: Binary heap ordered by (due, sequence)
+    // MARK: A 4-ary heap ordered by (due, sequence): half the depth of a binary heap, and the
+    // four children share a cache line or two, which matters with a million queued actions.
 
-    private func push(_ entry: Entry) {
+    @inlinable
+    internal func push(_ entry: Key) {
         heap.append(entry)
         var child = heap.count - 1
         while child > 0 {
-            let parent = (child - 1) / 2
+            let parent = (child - 1) / 4
             guard heap[child].precedes(heap[parent]) else { break }
             heap.swapAt(child, parent)
             child = parent
         }
     }
 
-    private func pop() -> Entry {
+    @inlinable
+    internal func pop() -> Key {
         heap.swapAt(0, heap.count - 1)
         let entry = heap.removeLast()
         var parent = 0
+        let count = heap.count
         while true {
-            let left = 2 * parent + 1
-            let right = left + 1
+            let first = 4 * parent + 1
+            if first >= count { break }
             var smallest = parent
-            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
+            for child in first..<Swift.min(first + 4, count) where heap[child].precedes(heap[smallest]) {
+                smallest = child
+            }
             if smallest == parent { break }
             heap.swapAt(parent, smallest)
             parent = smallest

@@ -17,6 +17,11 @@ func allCases() -> [BenchCase] {
         countsAllocations: true))
 
     cases.append(BenchCase(
+        name: "same chain, closures written in main-actor code", unit: "value", operations: chainCount,
+        run: { benchSink &+= MainActor.assumeIsolated { sluiceChainMainActor(chainCount) } },
+        baseline: Baseline(name: "nonisolated closures", operations: chainCount, run: { benchSink &+= sluiceChain(chainCount) })))
+
+    cases.append(BenchCase(
         name: "subject send → map → filter → sink", unit: "value", operations: chainCount,
         run: { benchSink &+= sluiceSubjectChain(chainCount) },
         baseline: Baseline(name: "hand-written chain + lock", operations: chainCount,
@@ -115,6 +120,16 @@ func allCases() -> [BenchCase] {
 
 @inline(never)
 func sluiceChain(_ count: Int) -> Int {
+    let total = Mutex(0)
+    let cancellable = (0..<count).publisher.map { $0 &* 2 }.filter { $0 % 3 == 0 }.sink { value in total.withLock { $0 &+= value } }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
+
+/// The same pipeline built in main-actor code: each closure carries Swift's run-time isolation
+/// check (the cost of the language-mode decision in DESIGN.md, paid only by main-actor code).
+@MainActor @inline(never)
+func sluiceChainMainActor(_ count: Int) -> Int {
     let total = Mutex(0)
     let cancellable = (0..<count).publisher.map { $0 &* 2 }.filter { $0 % 3 == 0 }.sink { value in total.withLock { $0 &+= value } }
     cancellable.cancel()

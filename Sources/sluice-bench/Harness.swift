@@ -86,7 +86,7 @@ enum Harness {
         func ns(_ value: Double) -> String {
             value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
         }
-        var line = m.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        var line = m.name.padding(toLength: 50, withPad: " ", startingAt: 0)
         line += (ns(m.medianNanoseconds) + " ns/" + m.unit).padding(toLength: 24, withPad: " ", startingAt: 0)
         line += "[\(ns(m.minNanoseconds))–\(ns(m.maxNanoseconds))]".padding(toLength: 18, withPad: " ", startingAt: 0)
         if let ratio = m.ratio, let base = m.baselineMedianNanoseconds {

@@ -33,7 +33,7 @@ if listOnly {
 #if DEBUG
 print("warning: a debug build; measure with `swift run -c release sluice-bench`")
 #endif
-print("case".padding(toLength: 40, withPad: " ", startingAt: 0) + "median".padding(toLength: 24, withPad: " ", startingAt: 0)
+print("case".padding(toLength: 50, withPad: " ", startingAt: 0) + "median".padding(toLength: 24, withPad: " ", startingAt: 0)
       + "[min–max]".padding(toLength: 18, withPad: " ", startingAt: 0) + "ratio to baseline")
 var results: [Measurement] = []
 for benchCase in selected {

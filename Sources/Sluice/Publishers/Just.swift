@@ -318,12 +318,15 @@ extension Just {
 /// Delivers a single value and finished on the first request; shared by `Just` and by
 /// `Optional.Publisher` and `Result.Publisher` for their value case.
 @usableFromInline
-internal final class JustSubscription<Downstream: Subscriber>: Subscription,
+internal final class JustSubscription<Output, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
+    where Downstream.Input == Output
 {
+    // `Output` is a generic parameter of its own, not `Downstream.Input`, so that the
+    // unspecialised deinit finds its metadata directly instead of looking it up.
     @usableFromInline
-    internal let output: Downstream.Input
+    internal let output: Output
 
     @usableFromInline
     internal let lock = Lock()
@@ -341,7 +344,7 @@ internal final class JustSubscription<Downstream: Subscriber>: Subscription,
     internal let entryPoints: SpecializedEntryPoints
 
     @inlinable
-    internal init(_ output: Downstream.Input, _ downstream: Downstream, name: String = "Just") {
+    internal init(_ output: Output, _ downstream: Downstream, name: String = "Just") {
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: JustSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: JustSubscription.self).cancelSpecialized() })

@@ -57,12 +57,19 @@ extension DispatchQueue: Scheduler {
 
         @inlinable
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
-            lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
+            lhs.dispatchTime.rawValue == rhs.dispatchTime.rawValue
+        }
+
+        /// Compares the raw dispatch times directly (Strideable's default would go through
+        /// `distance(to:)`, which time-critical code such as a test scheduler's queue cannot afford).
+        @inlinable
+        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime.rawValue < rhs.dispatchTime.rawValue
         }
 
         @inlinable
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(dispatchTime.uptimeNanoseconds)
+            hasher.combine(dispatchTime.rawValue)
         }
 
         /// A type that represents the distance between two values, in nanoseconds.

@@ -7,49 +7,42 @@ extension Subscribers {
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         @usableFromInline
-        internal struct State {
-            @usableFromInline var status = SubscriptionStatus.awaitingSubscription
-            @usableFromInline var receiveValue: (Input) -> Void
-            @usableFromInline var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-            /// The `DebugHooks` registration to end when the stream does (0: not tracked).
-            @usableFromInline var trackingID: UInt64 = 0
-
-            @inlinable
-            init(receiveValue: @escaping (Input) -> Void,
-                 receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-                self.receiveValue = receiveValue
-                self.receiveCompletion = receiveCompletion
-            }
-
-            /// Replaces the closures with no-ops, returning the old ones so they are released
-            /// outside the lock.
-            @inlinable
-            mutating func releaseClosures() -> ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void) {
-                defer {
-                    receiveValue = { _ in }
-                    receiveCompletion = { _ in }
-                }
-                return (receiveValue, receiveCompletion)
-            }
-        }
-
-        @usableFromInline
         internal let lock = Lock()
 
-        @usableFromInline
-        @exclusivity(unchecked)
-        internal var state: State
+        // The state lives in separate stored properties rather than one generic struct: the
+        // deinit of a generic class is unspecialised, and a field of a nested generic type costs
+        // a metadata look-up there, while function-typed fields cost none.
+        @usableFromInline @exclusivity(unchecked)
+        internal var status = SubscriptionStatus.awaitingSubscription
+        @usableFromInline @exclusivity(unchecked)
+        internal var storedReceiveValue: (Input) -> Void
+        @usableFromInline @exclusivity(unchecked)
+        internal var storedReceiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// The `DebugHooks` registration to end when the stream does (0: not tracked).
+        @usableFromInline @exclusivity(unchecked)
+        internal var trackingID: UInt64 = 0
+
+        /// Replaces the closures with no-ops, returning the old ones so they are released
+        /// outside the lock. Call with the lock held.
+        @inlinable
+        internal func releaseClosures() -> ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void) {
+            defer {
+                storedReceiveValue = { _ in }
+                storedReceiveCompletion = { _ in }
+            }
+            return (storedReceiveValue, storedReceiveCompletion)
+        }
 
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
         @usableFromInline
         internal let site: CallSite?
 
         /// The closure to execute on receipt of a value.
-        public var receiveValue: (Input) -> Void { lock.locked { state.receiveValue } }
+        public var receiveValue: (Input) -> Void { lock.locked { storedReceiveValue } }
 
         /// The closure to execute on completion.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.locked { state.receiveCompletion }
+            lock.locked { storedReceiveCompletion }
         }
 
         /// `cancel()` specialised for the concrete input and failure types, captured where the
@@ -63,7 +56,8 @@ extension Subscribers {
         @inlinable
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            storedReceiveValue = receiveValue
+            storedReceiveCompletion = receiveCompletion
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             site = nil
         }
@@ -73,19 +67,20 @@ extension Subscribers {
         @inlinable
         internal init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                       receiveValue: @escaping (Input) -> Void, site: CallSite) {
-            state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            storedReceiveValue = receiveValue
+            storedReceiveCompletion = receiveCompletion
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
             if DebugHooks.isTracking {
-                state.trackingID = DebugHooks.beginTracking(subscriber: "Sink", site: site)
+                trackingID = DebugHooks.beginTracking(subscriber: "Sink", site: site)
             }
         }
 
         @inlinable
         public func receive(subscription: Subscription) {
             let accepted = lock.locked { () -> Bool in
-                guard state.status.isAwaitingSubscription else { return false }
-                state.status = .subscribed(subscription)
+                guard status.isAwaitingSubscription else { return false }
+                status = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -97,29 +92,29 @@ extension Subscribers {
 
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let receiveValue = lock.locked { state.receiveValue }
+            let receiveValue = lock.locked { storedReceiveValue }
             receiveValue(value)
             return .none
         }
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let (closures, status, trackingID) = lock.locked {
+            let (closures, previousStatus, previousTrackingID) = lock.locked {
                 () -> (((Input) -> Void, (Subscribers.Completion<Failure>) -> Void), SubscriptionStatus, UInt64) in
                 defer {
-                    state.status = .terminal
-                    state.trackingID = 0
+                    self.status = .terminal
+                    self.trackingID = 0
                 }
-                return (state.releaseClosures(), state.status, state.trackingID)
+                return (releaseClosures(), self.status, self.trackingID)
             }
-            if trackingID != 0 {
-                DebugHooks.endTracking(trackingID)
+            if previousTrackingID != 0 {
+                DebugHooks.endTracking(previousTrackingID)
             }
-            if case .failure(let error) = completion, !status.isTerminal,
+            if case .failure(let error) = completion, !previousStatus.isTerminal,
                DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
-            withExtendedLifetime(status) {
+            withExtendedLifetime(previousStatus) {
                 closures.1(completion)
             }
         }
@@ -132,15 +127,15 @@ extension Subscribers {
 
         @inlinable
         internal func cancelSubscription() {
-            let (subscription, closures, trackingID) = lock.locked {
+            let (subscription, closures, previousTrackingID) = lock.locked {
                 () -> (Subscription?, ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void)?, UInt64) in
-                guard let subscription = state.status.subscription else { return (nil, nil, 0) }
-                state.status = .terminal
-                defer { state.trackingID = 0 }
-                return (subscription, state.releaseClosures(), state.trackingID)
+                guard let subscription = self.status.subscription else { return (nil, nil, 0) }
+                self.status = .terminal
+                defer { self.trackingID = 0 }
+                return (subscription, releaseClosures(), self.trackingID)
             }
-            if trackingID != 0 {
-                DebugHooks.endTracking(trackingID)
+            if previousTrackingID != 0 {
+                DebugHooks.endTracking(previousTrackingID)
             }
             withExtendedLifetime(closures) {
                 subscription?.cancel()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation for Sluice and SluiceTesting with the toolchain's own
+# swift-symbolgraph-extract and docc (no package plugin: SwiftPM cannot fetch one here), so that
+# `.ci/run` catches docs that no longer build. Output: .build/docs/<Module>.doccarchive
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --target SluiceTesting >/dev/null
+bin=$(swift build --show-bin-path)
+triple=$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')
+
+for module in Sluice SluiceTesting; do
+    graphs=".build/symbolgraphs/$module"
+    mkdir -p .build/docs
+    rm -rf "$graphs" && mkdir -p "$graphs"
+    swift-symbolgraph-extract -module-name "$module" -I "$bin/Modules" -target "$triple" \
+        -minimum-access-level public -skip-synthesized-members -output-dir "$graphs"
+    docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name "$module" --fallback-bundle-identifier "org.sluice.$module" \
+        --output-path ".build/docs/$module.doccarchive" --warnings-as-errors >/dev/null
+    echo "docs: .build/docs/$module.doccarchive"
+done
+
+# Every public type (struct, class, enum, protocol) carries a doc comment.
+python3 - <<'PY'
+import glob, json, sys
+undocumented = []
+for module in ("Sluice", "SluiceTesting"):
+    for path in glob.glob(f".build/symbolgraphs/{module}/{module}*.symbols.json"):
+        for symbol in json.load(open(path))["symbols"]:
+            kind = symbol["kind"]["identifier"]
+            if kind in ("swift.struct", "swift.class", "swift.enum", "swift.protocol") and not symbol.get("docComment"):
+                undocumented.append(f"{module}: " + ".".join(symbol["pathComponents"]))
+if undocumented:
+    print("public types without a doc comment:\n  " + "\n  ".join(sorted(set(undocumented))))
+    sys.exit(1)
+print("docs: every public type is documented")
+PY
