@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "SluiceRx", dependencies: ["Sluice", "SluiceTesting"], swiftSettings: librarySettings),
         .target(name: "SluiceRxTest", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"], swiftSettings: librarySettings),
         .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
-        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting"]),
+        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"]),
         .target(name: "SluiceBenchSupport"),
         .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport", "SluiceRx"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
