@@ -10,6 +10,10 @@ let librarySettings: [SwiftSetting] = [
     .enableUpcomingFeature("StrictConcurrency"),
 ]
 
+// Examples/ are user code: Swift 6 language mode (this tools version's default, spelled out so
+// that it survives a change of tools version), not the library settings above.
+let exampleSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "Sluice",
     products: [
@@ -45,5 +49,18 @@ let package = Package(
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxTest"]),
+        // Worked examples (Examples/*/README.md): each a library target and its tests.
+        .target(name: "SearchModelExample", dependencies: ["Sluice"], path: "Examples/SearchModel/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "SearchModelExampleTests", dependencies: ["SearchModelExample", "Sluice", "SluiceTesting"],
+                    path: "Examples/SearchModel/Tests", swiftSettings: exampleSettings),
+        .target(name: "ThumbnailLoaderExample", dependencies: ["Sluice"], path: "Examples/ThumbnailLoader/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "ThumbnailLoaderExampleTests", dependencies: ["ThumbnailLoaderExample", "Sluice", "SluiceTesting"],
+                    path: "Examples/ThumbnailLoader/Tests", swiftSettings: exampleSettings),
+        .target(name: "StudioModeStateExample", dependencies: ["Sluice"], path: "Examples/StudioModeState/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "StudioModeStateExampleTests", dependencies: ["StudioModeStateExample", "Sluice", "SluiceTesting"],
+                    path: "Examples/StudioModeState/Tests", swiftSettings: exampleSettings),
     ]
 )

@@ -48,7 +48,11 @@ extension Timer {
         /// it.
         public func connect() -> Cancellable {
             let delivery = UncheckedSendable(self.delivery)
-            let timer = Timer(timeInterval: interval, repeats: true) { _ in delivery.value.send(Date()) }
+            // The first tick is one interval after connecting, as on Apple platforms; Linux
+            // Foundation's `Timer(timeInterval:repeats:block:)` would fire at once.
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+                delivery.value.send(Date())
+            }
             runLoop.add(timer, forMode: mode)
             let handle = UncheckedSendable(timer)
             return TimerConnection { handle.value.invalidate() }

@@ -243,6 +243,21 @@ final class RealSchedulerTests: XCTestCase {
         b.cancel()
     }
 
+    /// As on Apple platforms, the first tick comes one interval after `connect()`, not at once
+    /// (Linux Foundation's `Timer(timeInterval:repeats:block:)` fires immediately). A timer never
+    /// fires early, so the lower bound cannot flake.
+    func testTimerPublishFirstTicksOneIntervalAfterConnect() {
+        let ticks = Log<Date>()
+        let connected = Date()
+        let subscription = Timer.publish(every: 0.3, on: .main, in: .common).autoconnect().sink { ticks.append($0) }
+        runMainLoop(until: { ticks.all.count >= 2 })
+        subscription.cancel()
+        let dates = ticks.all
+        XCTAssertGreaterThanOrEqual(dates.count, 2)
+        XCTAssertGreaterThanOrEqual(dates[0].timeIntervalSince(connected), 0.29)
+        XCTAssertGreaterThanOrEqual(dates[1].timeIntervalSince(dates[0]), 0.2)
+    }
+
     func testSearchModelOnTheMainQueueDelivers() {
         let model = MainActor.assumeIsolated { SearchModel(search: { Just(["\($0) result"]).eraseToAnyPublisher() }) }
         model.query.send("combine")

@@ -1,0 +1,21 @@
+import Foundation
+import Synchronization
+
+/// Runs the main run loop in `mode` until `condition` holds, or for `duration` when one is
+/// given, or until `timeout` passes (a generous bound, not a measurement: the tests assert
+/// results, never the time taken). Call it on the main thread.
+func runMainLoop(for duration: TimeInterval? = nil, mode: RunLoop.Mode = .default, timeout: TimeInterval = 10,
+                 until condition: () -> Bool = { false }) {
+    let end = Date(timeIntervalSinceNow: duration ?? timeout)
+    while Date() < end {
+        if duration == nil && condition() { return }
+        _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.01)))
+    }
+}
+
+/// A thread-safe list for tests that record from several threads.
+final class Log<Element: Sendable>: Sendable {
+    private let entries = Mutex<[Element]>([])
+    func append(_ entry: Element) { entries.withLock { $0.append(entry) } }
+    var all: [Element] { entries.withLock { $0 } }
+}
