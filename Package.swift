@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceRx", targets: ["SluiceRx"]),
+        .library(name: "SluiceRxTest", targets: ["SluiceRxTest"]),
         .library(name: "SluiceShim", targets: ["SluiceShim"]),
         .executable(name: "sluice-tour", targets: ["sluice-tour"]),
         .executable(name: "sluice-bench", targets: ["sluice-bench"]),
@@ -27,19 +28,27 @@ let package = Package(
     targets: [
         .target(name: "Sluice", swiftSettings: librarySettings),
         .target(name: "SluiceTesting", dependencies: ["Sluice"], swiftSettings: librarySettings),
-        .target(name: "SluiceRx", dependencies: ["Sluice"], swiftSettings: librarySettings),
+        // SluiceRxTest's TestScheduler is RxTest's; SluiceRx uses SluiceTesting for toBlocking
+        // (RxBlocking's spelling, which the seeds import together with RxSwift).
+        .target(name: "SluiceRx", dependencies: ["Sluice", "SluiceTesting"], swiftSettings: librarySettings),
+        .target(name: "SluiceRxTest", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"], swiftSettings: librarySettings),
         .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
-        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting"]),
+        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"]),
         .target(name: "SluiceBenchSupport"),
-        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport"]),
+        .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport", "SluiceRx"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         // The seeds' code blocks as programs, each run by AcceptanceTests and checked for the
         // seed's assertions (Tests/AcceptanceTests/Seeds/*/main.swift).
         .executableTarget(name: "seed-000", dependencies: ["Sluice", "SluiceTesting"],
                           path: "Tests/AcceptanceTests/Seeds/Seed000"),
-        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000"],
+        .executableTarget(name: "seed-002", dependencies: ["SluiceRx"],
+                          path: "Tests/AcceptanceTests/Seeds/Seed002"),
+        .executableTarget(name: "seed-004", dependencies: ["SluiceRx"],
+                          path: "Tests/AcceptanceTests/Seeds/Seed004"),
+        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000", "seed-002", "seed-004"],
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxTest"]),
         // Worked examples (Examples/*/README.md): each a library target and its tests.
         .target(name: "SearchModelExample", dependencies: ["Sluice"], path: "Examples/SearchModel/Sources",
                 swiftSettings: exampleSettings),

@@ -89,6 +89,30 @@ func allCases() -> [BenchCase] {
         run: { benchSink &+= sinkWithCallStack(stacks) },
         baseline: Baseline(name: "plain sink", operations: stacks, run: { benchSink &+= sinkPlain(stacks) })))
 
+    // SluiceRx (issue 10, seed 002): what Hooks.recordCallStackOnError costs per subscription,
+    // and the seed's exercise, subscribeLogged's #fileID/#line capture, each against plain
+    // subscribe(onNext:) (RxCases.swift).
+    let rxSubscriptions = 100_000
+    cases.append(BenchCase(
+        name: "Rx subscribe(onNext:), stacks off", unit: "subscription", operations: rxSubscriptions,
+        run: { benchSink &+= rxSubscribe(rxSubscriptions, recordingCallStacks: false) }, baseline: nil))
+    let rxStacks = 2_000
+    cases.append(BenchCase(
+        name: "Rx subscribe, recordCallStackOnError", unit: "subscription", operations: rxStacks,
+        run: { benchSink &+= rxSubscribe(rxStacks, recordingCallStacks: true) },
+        baseline: Baseline(name: "stacks off", operations: rxStacks,
+                           run: { benchSink &+= rxSubscribe(rxStacks, recordingCallStacks: false) })))
+    cases.append(BenchCase(
+        name: "Rx subscribeLogged (#fileID/#line)", unit: "subscription", operations: rxSubscriptions,
+        run: { benchSink &+= rxSubscribeLogged(rxSubscriptions, intoLog: false) },
+        baseline: Baseline(name: "stacks off", operations: rxSubscriptions,
+                           run: { benchSink &+= rxSubscribe(rxSubscriptions, recordingCallStacks: false) })))
+    cases.append(BenchCase(
+        name: "Rx subscribeLogged into a site log", unit: "subscription", operations: rxSubscriptions,
+        run: { benchSink &+= rxSubscribeLogged(rxSubscriptions, intoLog: true) },
+        baseline: Baseline(name: "stacks off", operations: rxSubscriptions,
+                           run: { benchSink &+= rxSubscribe(rxSubscriptions, recordingCallStacks: false) })))
+
     return cases
 }
 

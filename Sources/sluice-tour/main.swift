@@ -16,6 +16,7 @@ while let argument = arguments.next() {
     case "--child":
         switch arguments.next() {
         case "isolation-crash": runIsolationCrash()
+        case let name? where name.hasPrefix("rx-"): runRxChild(name)
         default: exit(64)
         }
     case "--help", "-h":
@@ -28,6 +29,7 @@ while let argument = arguments.next() {
 }
 
 let catalogue = seed000Scenarios() + seed001Scenarios() + seed003Scenarios() + seed004Scenarios()
+    + seed002RxScenarios() + seed004RxScenarios()
 
 if listOnly {
     for scenario in catalogue {

@@ -8,6 +8,48 @@ final class SeedProgramTests: XCTestCase {
         try runSeedProgram("seed-000")
     }
 
+    /// Seed 002 (RxSwift, "Subscribing") on SluiceRx: the four-closure subscribe, `do`'s nine
+    /// hooks in the measured order, the event form, `Hooks`, `subscribe(with:)`, subjects as
+    /// observers, `flatMapLatest`, `bind`.
+    func testSeed002Subscribing() throws {
+        try runSeedProgram("seed-002")
+    }
+
+    /// Seed 002's crashing block: `bind` on a chain that fails stops a debug build with
+    /// `fatalError("Binding error: ...")`.
+    func testSeed002BindStopsOnErrorInChildProcess() throws {
+        guard let outcome = try launch("seed-002", arguments: ["--crash", "bind"], file: #filePath, line: #line) else {
+            return
+        }
+        XCTAssertTrue(outcome.output.contains("Fatal error: Binding error: boom"), outcome.output)
+        XCTAssertEqual(outcome.reason, .uncaughtSignal, outcome.output)
+        XCTAssertFalse(outcome.output.contains("DID NOT STOP"), outcome.output)
+    }
+
+    /// Seed 004 (RxSwift, "Schedulers: observe(on:) and subscribe(on:)") on SluiceRx: where each
+    /// step runs, `MainScheduler.instance`/`asyncInstance`, order on a concurrent scheduler (20
+    /// of 20 runs), the cost of a hop, the backlog behind it, and the four ways around Swift 6's
+    /// isolation crash.
+    func testSeed004Schedulers() throws {
+        try runSeedProgram("seed-004")
+    }
+
+    /// Seed 004's three crashing blocks, each in a child process: a main-actor `onNext` below an
+    /// `observe(on:)` to a background queue, a main-actor `create` closure moved by
+    /// `subscribe(on:)`, and a main-actor `map` closure that touches nothing: each stops the
+    /// process in Swift's isolation check, `_swift_task_checkIsolatedSwift`.
+    func testSeed004IsolationCrashesInChildProcesses() throws {
+        let names = ["observe-on", "subscribe-on", "map"]
+        let children = try names.map { try start("seed-004", arguments: ["--crash", $0]) }
+        for (name, child) in zip(names, children) {
+            guard let child else { continue }
+            let outcome = child()
+            XCTAssertEqual(outcome.reason, .uncaughtSignal, "\(name): \(outcome.output)")
+            XCTAssertTrue(outcome.output.contains("_swift_task_checkIsolatedSwift"), "\(name): \(outcome.output)")
+            XCTAssertFalse(outcome.output.contains("DID NOT STOP"), "\(name): \(outcome.output)")
+        }
+    }
+
     /// Some of a seed's claims are races that Combine wins by timing too (a value sent right after
     /// `subscribe(on:)` is lost because the subscription has not been made yet); on a loaded
     /// two-core machine the other thread occasionally wins. A program gets three attempts, and
@@ -30,8 +72,17 @@ final class SeedProgramTests: XCTestCase {
                        file: file, line: line)
     }
 
-    private func launch(_ name: String, file: StaticString, line: UInt) throws
-        -> (passed: Bool, output: String, status: Int32)?
+    private func launch(_ name: String, arguments: [String] = [], file: StaticString, line: UInt) throws
+        -> (passed: Bool, output: String, status: Int32, reason: Process.TerminationReason)?
+    {
+        try start(name, arguments: arguments, file: file, line: line).map { $0() }
+    }
+
+    /// Starts a seed program and returns a function that waits for it and collects its output,
+    /// so that several can run at once.
+    private func start(_ name: String, arguments: [String] = [], file: StaticString = #filePath,
+                       line: UInt = #line) throws
+        -> (() -> (passed: Bool, output: String, status: Int32, reason: Process.TerminationReason))?
     {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [directory.appendingPathComponent(name),
@@ -42,17 +93,32 @@ final class SeedProgramTests: XCTestCase {
         }
         let process = Process()
         process.executableURL = executable
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         var environment = ProcessInfo.processInfo.environment
         environment["SEED_TIME_SCALE"] = environment["SEED_TIME_SCALE"] ?? "3"
+        // A crashing child prints its backtrace (the isolation check's frame) to the pipe.
+        environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
         process.environment = environment
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        let passed = text.contains("SEED PASSED") && process.terminationStatus == 0
-        return (passed, text, process.terminationStatus)
+        // Read on another thread, so that a child filling the pipe never blocks the others.
+        let collected = CollectedOutput()
+        let reading = DispatchGroup()
+        let handle = output.fileHandleForReading
+        DispatchQueue.global().async(group: reading) { collected.data = handle.readDataToEndOfFile() }
+        return {
+            process.waitUntilExit()
+            reading.wait()
+            let text = String(decoding: collected.data, as: UTF8.self)
+            let passed = text.contains("SEED PASSED") && process.terminationStatus == 0
+            return (passed, text, process.terminationStatus, process.terminationReason)
+        }
     }
+}
+
+/// A child's output, written by the reading thread before the group is left and read after.
+private final class CollectedOutput: @unchecked Sendable {
+    var data = Data()
 }

@@ -1,0 +1,291 @@
+import Foundation
+import Sluice
+
+/// RxSwift's `RxTimeInterval`: the time interval that time-based operators take.
+public typealias RxTimeInterval = DispatchTimeInterval
+
+/// RxSwift's `RxTime`: a scheduler's notion of now.
+public typealias RxTime = Date
+
+/// The Sluice scheduler type every SluiceRx scheduler is: dispatch time, dispatch options.
+///
+/// SluiceRx's schedulers are names for Sluice schedulers, not schedulers of their own: each one
+/// hands its operators this type-erased Sluice scheduler, and `observe(on:)`, `subscribe(on:)`,
+/// `debounce`, `throttle` and `delay` are Sluice's `receive(on:)`, `subscribe(on:)`,
+/// `debounce`, `throttle` and `delay` on it.
+public typealias RxEngineScheduler = AnySchedulerOf<DispatchQueue>
+
+/// RxSwift's `ImmediateSchedulerType`: a scheduler that runs work as soon as it can.
+///
+/// In SluiceRx a scheduler is the Sluice scheduler it wraps (``sluiceScheduler``); `observe(on:)`
+/// and `subscribe(on:)` take any of them. To make your own, return any Sluice scheduler with
+/// dispatch time, erased (`AnyScheduler(myScheduler)`).
+public protocol ImmediateSchedulerType {
+    /// The Sluice scheduler that does the work.
+    var sluiceScheduler: RxEngineScheduler { get }
+}
+
+/// RxSwift's `SchedulerType`: a scheduler that is also a clock, as time-based operators need.
+public protocol SchedulerType: ImmediateSchedulerType {
+    /// The scheduler's notion of now (RxSwift's `now`).
+    var now: RxTime { get }
+}
+
+extension SchedulerType {
+    /// Now, read from the wrapped Sluice scheduler's clock: the wall clock for the dispatch
+    /// schedulers, virtual time for a test scheduler.
+    public var now: RxTime {
+        let engine = sluiceScheduler
+        return Date(timeIntervalSinceNow: secondsFromNow(engine.now))
+    }
+
+    /// RxSwift's `scheduleRelative(_:dueTime:action:)`: runs `action` with `state` after
+    /// `dueTime` (Sluice's `schedule(after:)`). Disposing the result before then cancels it.
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
+                                            action: @escaping (StateType) -> Disposable) -> Disposable {
+        let engine = sluiceScheduler
+        let work = ScheduledWork()
+        engine.schedule(after: engine.now.advanced(by: .init(dueTime)), tolerance: engine.minimumTolerance,
+                        options: nil) { work.run { action(state) } }
+        return work
+    }
+
+    /// RxSwift's `schedulePeriodic(_:startAfter:period:action:)`: runs `action` after
+    /// `startAfter`, then every `period`, passing each run's result to the next (Sluice's
+    /// repeating `schedule(after:interval:)`). Disposing the result stops it.
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+                                            action: @escaping (StateType) -> StateType) -> Disposable {
+        let engine = sluiceScheduler
+        let box = PeriodicState(state)
+        let cancellable = engine.schedule(after: engine.now.advanced(by: .init(startAfter)), interval: .init(period),
+                                          tolerance: engine.minimumTolerance, options: nil) {
+            box.value = action(box.value)
+        }
+        return Disposables.create { cancellable.cancel() }
+    }
+}
+
+extension ImmediateSchedulerType {
+    /// RxSwift's `schedule(_:action:)`: runs `action` with `state` on this scheduler as soon as
+    /// it can (Sluice's `schedule(options:_:)`). Disposing the result before the action starts
+    /// cancels it; disposing it later disposes what the action returned.
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let work = ScheduledWork()
+        sluiceScheduler.schedule(options: nil) { work.run { action(state) } }
+        return work
+    }
+}
+
+/// The state a periodic action threads from one run to the next.
+private final class PeriodicState<State>: @unchecked Sendable {
+    var value: State
+    init(_ value: State) { self.value = value }
+}
+
+/// A scheduled action as a disposable: disposed before it runs, it never runs; disposed after,
+/// it disposes what the action returned.
+private final class ScheduledWork: Disposable, @unchecked Sendable {
+    private let lock = Lock()
+    private var disposed = false
+    private var result: Disposable?
+
+    func run(_ action: () -> Disposable) {
+        guard !lock.locked({ disposed }) else { return }
+        let produced = action()
+        let disposeNow = lock.locked { () -> Bool in
+            if disposed { return true }
+            result = produced
+            return false
+        }
+        if disposeNow { produced.dispose() }
+    }
+
+    func dispose() {
+        let taken = lock.locked { () -> Disposable? in
+            disposed = true
+            defer { result = nil }
+            return result
+        }
+        taken?.dispose()
+    }
+}
+
+// MARK: - The dispatch schedulers
+
+/// RxSwift's `SerialDispatchQueueScheduler`: work runs on one serial dispatch queue, in order
+/// (Sluice's `DispatchQueue` scheduler).
+public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
+    /// The queue the work runs on.
+    public let queue: DispatchQueue
+    /// `AnyScheduler(queue)`.
+    public let sluiceScheduler: RxEngineScheduler
+
+    internal init(queue: DispatchQueue, engine: RxEngineScheduler) {
+        self.queue = queue
+        sluiceScheduler = engine
+    }
+
+    /// Runs work on `serialQueue`, which must be serial for the order guarantees to hold.
+    public convenience init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(queue: serialQueue, engine: AnyScheduler(serialQueue))
+    }
+
+    /// Runs work on a new serial queue labelled `internalSerialQueueName`; `serialQueueConfiguration`
+    /// can adjust the queue before use.
+    public convenience init(internalSerialQueueName: String,
+                            serialQueueConfiguration: ((DispatchQueue) -> Void)? = nil,
+                            leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        let queue = DispatchQueue(label: internalSerialQueueName, attributes: [])
+        serialQueueConfiguration?(queue)
+        self.init(serialQueue: queue, leeway: leeway)
+    }
+
+    /// Runs work on a new serial queue with quality of service `qos`.
+    public convenience init(qos: DispatchQoS, internalSerialQueueName: String = "rx.global_dispatch_queue.serial",
+                            leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, qos: qos, attributes: []), leeway: leeway)
+    }
+
+    /// Runs work serially on a new queue that targets `queue` (typically a concurrent one).
+    public convenience init(queue: DispatchQueue, internalSerialQueueName: String,
+                            leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, attributes: [], target: queue), leeway: leeway)
+    }
+}
+
+/// RxSwift's `MainScheduler`: the main queue. Sluice's ``UIScheduler``.
+///
+/// ``instance`` (`UIScheduler.shared`) runs work at once when called on the main thread with
+/// nothing of its own still queued, and otherwise queues it on the main queue behind what it
+/// queued before; ``asyncInstance`` (`UIScheduler.asynchronous`) always queues. Both run
+/// main-actor closures on the main thread, where Swift's isolation check is satisfied.
+public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable {
+    private init() {
+        super.init(queue: .main, engine: AnyScheduler(UIScheduler.shared))
+    }
+
+    /// Inline on the main thread when nothing is queued, else the main queue (`UIScheduler.shared`).
+    public static let instance = MainScheduler()
+
+    /// Always the main queue, even from the main thread (`UIScheduler.asynchronous`).
+    public static let asyncInstance = SerialDispatchQueueScheduler(queue: .main, engine: AnyScheduler(UIScheduler.asynchronous))
+
+    /// Stops the process unless called on the main thread (RxSwift's
+    /// `MainScheduler.ensureRunningOnMainThread`).
+    public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
+        if !Thread.isMainThread {
+            fatalError(errorMessage ?? "Running on background thread.")
+        }
+    }
+
+    /// Stops the process unless called on the main thread (RxSwift's
+    /// `MainScheduler.ensureExecutingOnScheduler`).
+    public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
+        if !Thread.isMainThread {
+            fatalError(errorMessage ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread.")
+        }
+    }
+}
+
+/// RxSwift's `ConcurrentDispatchQueueScheduler`: work runs on a concurrent dispatch queue
+/// (Sluice's `DispatchQueue` scheduler).
+///
+/// `observe(on:)` onto it still delivers one event at a time, in order, as in RxSwift: Sluice's
+/// `receive(on:)` keeps its own queue of pending events for every scheduler. Separate chains,
+/// `subscribe(on:)` and time operators still run in parallel.
+public final class ConcurrentDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
+    /// The queue the work runs on.
+    public let queue: DispatchQueue
+    /// `AnyScheduler(queue)`.
+    public let sluiceScheduler: RxEngineScheduler
+
+    /// Runs work on `queue`.
+    public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.queue = queue
+        sluiceScheduler = AnyScheduler(queue)
+    }
+
+    /// Runs work on a new concurrent queue with quality of service `qos`.
+    public convenience init(qos: DispatchQoS, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(queue: DispatchQueue(label: "rxswift.queue.\(qos.qosClass)", qos: qos, attributes: [.concurrent]),
+                  leeway: leeway)
+    }
+}
+
+/// RxSwift's `ConcurrentMainScheduler`: for `subscribe(on:)` to the main thread. Sluice's
+/// `UIScheduler.shared`: at once when already on the main thread, else on the main queue.
+public final class ConcurrentMainScheduler: SchedulerType, @unchecked Sendable {
+    /// The one instance.
+    public static let instance = ConcurrentMainScheduler()
+
+    /// `AnyScheduler(UIScheduler.shared)`.
+    public let sluiceScheduler: RxEngineScheduler = AnyScheduler(UIScheduler.shared)
+
+    private init() {}
+}
+
+/// RxSwift's `OperationQueueScheduler`: work runs as operations on an `OperationQueue`, so its
+/// `maxConcurrentOperationCount` applies (Sluice's `OperationQueue` scheduler, with its times
+/// expressed as dispatch times).
+///
+/// `queuePriority` is kept for source compatibility; Sluice's operation-queue scheduler adds
+/// plain block operations, which run at normal priority.
+public final class OperationQueueScheduler: SchedulerType, @unchecked Sendable {
+    /// The queue the work runs on.
+    public let operationQueue: OperationQueue
+    /// The priority RxSwift gives its operations (not applied; see the type's documentation).
+    public let queuePriority: Operation.QueuePriority
+    /// The queue's Sluice scheduler, erased to dispatch time.
+    public let sluiceScheduler: RxEngineScheduler
+
+    /// Runs work on `operationQueue`.
+    public init(operationQueue: OperationQueue, queuePriority: Operation.QueuePriority = .normal) {
+        self.operationQueue = operationQueue
+        self.queuePriority = queuePriority
+        let queue = UncheckedBox(operationQueue)
+        func date(_ time: DispatchQueue.SchedulerTimeType) -> OperationQueue.SchedulerTimeType {
+            OperationQueue.SchedulerTimeType(Date(timeIntervalSinceNow: secondsFromNow(time)))
+        }
+        func seconds(_ stride: DispatchQueue.SchedulerTimeType.Stride) -> OperationQueue.SchedulerTimeType.Stride {
+            .init(Double(stride.magnitude) / 1e9)
+        }
+        sluiceScheduler = AnyScheduler(
+            minimumTolerance: { .zero },
+            now: { DispatchQueue.SchedulerTimeType(.now()) },
+            scheduleImmediately: { _, action in queue.value.schedule(options: nil, action) },
+            delayed: { time, tolerance, _, action in
+                queue.value.schedule(after: date(time), tolerance: seconds(tolerance), options: nil, action)
+            },
+            interval: { time, interval, tolerance, _, action in
+                queue.value.schedule(after: date(time), interval: seconds(interval), tolerance: seconds(tolerance),
+                                     options: nil, action)
+            })
+    }
+}
+
+/// How far `time` is from the present dispatch time, in seconds (negative in the past).
+internal func secondsFromNow(_ time: DispatchQueue.SchedulerTimeType) -> Double {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let then = time.dispatchTime.uptimeNanoseconds
+    return then >= now ? Double(then - now) / 1e9 : -Double(now - then) / 1e9
+}
+
+/// Holds a non-`Sendable` reference that is only used in ways its type makes thread-safe.
+internal struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension DispatchTimeInterval {
+    /// The interval in nanoseconds (`.never` as `Int.max`).
+    internal var nanoseconds: Int {
+        switch self {
+        case .seconds(let value): return value.multipliedReportingOverflow(by: 1_000_000_000).partialValue
+        case .milliseconds(let value): return value.multipliedReportingOverflow(by: 1_000_000).partialValue
+        case .microseconds(let value): return value.multipliedReportingOverflow(by: 1_000).partialValue
+        case .nanoseconds(let value): return value
+        case .never: return .max
+        @unknown default: return .max
+        }
+    }
+}
