@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceRx", targets: ["SluiceRx"]),
+        .library(name: "SluiceRxBlocking", targets: ["SluiceRxBlocking"]),
         .library(name: "SluiceRxTest", targets: ["SluiceRxTest"]),
         .library(name: "SluiceShim", targets: ["SluiceShim"]),
         .executable(name: "sluice-tour", targets: ["sluice-tour"]),
@@ -28,12 +29,13 @@ let package = Package(
     targets: [
         .target(name: "Sluice", swiftSettings: librarySettings),
         .target(name: "SluiceTesting", dependencies: ["Sluice"], swiftSettings: librarySettings),
-        // SluiceRxTest's TestScheduler is RxTest's; SluiceRx uses SluiceTesting for toBlocking
-        // (RxBlocking's spelling, which the seeds import together with RxSwift).
-        .target(name: "SluiceRx", dependencies: ["Sluice", "SluiceTesting"], swiftSettings: librarySettings),
+        // SluiceRx is RxSwift's spelling on Sluice; SluiceRxBlocking is RxBlocking's toBlocking and
+        // SluiceRxTest RxTest's TestScheduler, both resting on SluiceTesting, as test-only modules.
+        .target(name: "SluiceRx", dependencies: ["Sluice"], swiftSettings: librarySettings),
+        .target(name: "SluiceRxBlocking", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"], swiftSettings: librarySettings),
         .target(name: "SluiceRxTest", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"], swiftSettings: librarySettings),
         .target(name: "SluiceShim", dependencies: ["Sluice"], swiftSettings: librarySettings),
-        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting", "SluiceRx"]),
+        .executableTarget(name: "sluice-tour", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxBlocking"]),
         .target(name: "SluiceBenchSupport"),
         .executableTarget(name: "sluice-bench", dependencies: ["Sluice", "SluiceTesting", "SluiceBenchSupport", "SluiceRx"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
@@ -43,12 +45,12 @@ let package = Package(
                           path: "Tests/AcceptanceTests/Seeds/Seed000"),
         .executableTarget(name: "seed-002", dependencies: ["SluiceRx"],
                           path: "Tests/AcceptanceTests/Seeds/Seed002"),
-        .executableTarget(name: "seed-004", dependencies: ["SluiceRx"],
+        .executableTarget(name: "seed-004", dependencies: ["SluiceRx", "SluiceRxBlocking"],
                           path: "Tests/AcceptanceTests/Seeds/Seed004"),
         .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000", "seed-002", "seed-004"],
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
-        .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxTest"]),
+        .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxBlocking", "SluiceRxTest"]),
         // Worked examples (Examples/*/README.md): each a library target and its tests.
         .target(name: "SearchModelExample", dependencies: ["Sluice"], path: "Examples/SearchModel/Sources",
                 swiftSettings: exampleSettings),

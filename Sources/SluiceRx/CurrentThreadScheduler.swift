@@ -55,7 +55,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
 }
 
 /// The per-thread queue behind ``CurrentThreadScheduler``.
-internal final class Trampoline {
+package final class Trampoline {
     private var queue: [() -> Void] = []
     private var head = 0
     private(set) var isRunning = false
@@ -88,7 +88,7 @@ internal final class Trampoline {
     /// Runs `body` as if no trampoline ran on this thread, then puts the running one back: a
     /// call that blocks until its own subscription has delivered (`toBlocking`) must not wait
     /// behind work that only runs after the blocked step returns.
-    static func detached<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package static func detached<Result>(_ body: () throws -> Result) rethrows -> Result {
         let trampoline = current
         let saved = (trampoline.queue, trampoline.head, trampoline.isRunning)
         trampoline.queue = []

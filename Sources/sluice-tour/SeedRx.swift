@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SluiceRx
+import SluiceRxBlocking
 
 // Seeds 002 ("Subscribing") and 004 ("Schedulers: observe(on:) and subscribe(on:)") measure
 // RxSwift; these are their claims run on SluiceRx, RxSwift's spellings over Sluice's engine.

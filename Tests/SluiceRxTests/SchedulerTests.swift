@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import SluiceRx
+import SluiceRxBlocking
 
 /// Schedulers, observe(on:), subscribe(on:) and toBlocking. XCTest, because these need the main
 /// thread and its run loop (Linux XCTest runs test methods on the main thread).

@@ -1,7 +1,8 @@
 // Seed 004, "Schedulers: observe(on:) and subscribe(on:)" (RxSwift), as written: every code
 // block in order, in one main.swift, built against SluiceRx. Changes from the seed's text, each
 // marked where it is made:
-//   - `import SluiceRx` instead of `@preconcurrency import RxSwift` and `import RxBlocking`;
+//   - `import SluiceRx` and `import SluiceRxBlocking` instead of `@preconcurrency import RxSwift` and
+//     `import RxBlocking`;
 //   - Linux has neither Darwin's `pthread_main_np` nor Dispatch's `__dispatch_queue_get_label`,
 //     which the seed's `currentQueue()` calls: two stand-ins with the same answers are added;
 //   - the three blocks the seed shows crashing run only when the program is started with
@@ -11,7 +12,8 @@
 //     next assertion checks has happened.
 // `assert` below records a failed check instead of stopping, so the test that runs this program
 // reports every failed seed assertion with its line.
-import SluiceRx                         // Sluice: was `@preconcurrency import RxSwift` and `import RxBlocking`
+import SluiceRx                         // Sluice: was `@preconcurrency import RxSwift`
+import SluiceRxBlocking                 // Sluice: was `import RxBlocking`
 import Foundation
 import Synchronization
 

@@ -1,5 +1,9 @@
+// SluiceRxBlocking: RxBlocking's `toBlocking`, for tests and command-line tools. A module of
+// its own, as RxBlocking is, because it rests on SluiceTesting (which links XCTest and Swift
+// Testing) and an app that uses SluiceRx should not have to link those.
 import Foundation
 import Sluice
+import SluiceRx
 import SluiceTesting
 
 extension ObservableConvertibleType {
