@@ -109,3 +109,63 @@ func baselineClosures(_ count: Int) -> Int {
     for action in actions { action() }
     return total
 }
+
+/// Nested loops feeding a locked sum: the floor under flattening inner sequences.
+@inline(never)
+func baselineNested(outer: Int, inner: Int) -> Int {
+    let total = Mutex(0)
+    for base in 0..<outer {
+        for offset in 0..<inner {
+            let value = base &+ offset
+            total.withLock { $0 &+= value }
+        }
+    }
+    return total.withLock { $0 }
+}
+
+/// A lock around the latest value of each side, and the pair handed on each time either side
+/// changes once both have one.
+@inline(never)
+func baselineLatestPair(_ count: Int) -> Int {
+    let latest = Mutex<(Int?, Int?)>((nil, nil))
+    let total = Mutex(0)
+    func deliver(_ pair: (Int?, Int?)) {
+        if let a = pair.0, let b = pair.1 { total.withLock { $0 &+= a &+ b } }
+    }
+    for value in stride(from: 0, to: count, by: 2) {
+        deliver(latest.withLock { $0.0 = value; return $0 })
+        deliver(latest.withLock { $0.1 = value &+ 1; return $0 })
+    }
+    return total.withLock { $0 }
+}
+
+/// Two queues (arrays with a read index) behind a lock, a pair handed on when both have one.
+@inline(never)
+func baselineZipQueues(_ pairs: Int) -> Int {
+    final class Queues {
+        var left: [Int] = [], right: [Int] = []
+        var leftHead = 0, rightHead = 0
+        func pop() -> (Int, Int)? {
+            guard leftHead < left.count, rightHead < right.count else { return nil }
+            defer { leftHead += 1; rightHead += 1 }
+            return (left[leftHead], right[rightHead])
+        }
+    }
+    let queues = Queues()
+    let gate = Mutex(0)
+    var total = 0
+    func push(left value: Int?, right other: Int?) {
+        let pair: (Int, Int)? = gate.withLock { _ in
+            if let value { queues.left.append(value) }
+            if let other { queues.right.append(other) }
+            return queues.pop()
+        }
+        if let pair { total &+= pair.0 &+ pair.1 }
+    }
+    for value in 0..<pairs {
+        push(left: value, right: nil)
+        if value >= 10 { push(left: nil, right: value &- 10) }
+    }
+    for value in max(0, pairs - 10)..<pairs { push(left: nil, right: value) }
+    return total
+}

@@ -59,6 +59,34 @@ func allCases() -> [BenchCase] {
         run: { benchSink &+= sluiceReceiveOn(burst) },
         baseline: Baseline(name: "DispatchQueue.async each", operations: burst, run: { benchSink &+= baselineDispatch(burst) })))
 
+    // Combining operators (issue 5): every value crosses the operator's lock and, for zip,
+    // its per-upstream buffer; the baseline takes one lock per value and runs the same chain.
+    let combined = 1_000_000
+    cases.append(BenchCase(
+        name: "flatMap, 10,000 inner sequences of 100", unit: "value", operations: combined,
+        run: { benchSink &+= sluiceFlatMap(inners: combined / 100, each: 100) },
+        baseline: Baseline(name: "nested loops + lock", operations: combined,
+                           run: { benchSink &+= baselineNested(outer: combined / 100, inner: 100) }),
+        countsAllocations: true))
+    cases.append(BenchCase(
+        name: "merge of two subjects", unit: "value", operations: combined,
+        run: { benchSink &+= sluiceMerge(combined) },
+        baseline: Baseline(name: "hand-written chain + lock", operations: combined,
+                           run: { benchSink &+= baselineLockedChain(combined) }),
+        countsAllocations: true))
+    cases.append(BenchCase(
+        name: "combineLatest of two subjects", unit: "value", operations: combined,
+        run: { benchSink &+= sluiceCombineLatest(combined) },
+        baseline: Baseline(name: "lock + latest pair", operations: combined,
+                           run: { benchSink &+= baselineLatestPair(combined) }),
+        countsAllocations: true))
+    cases.append(BenchCase(
+        name: "zip of two subjects", unit: "pair", operations: combined / 2,
+        run: { benchSink &+= sluiceZip(combined / 2) },
+        baseline: Baseline(name: "lock + two queues", operations: combined / 2,
+                           run: { benchSink &+= baselineZipQueues(combined / 2) }),
+        countsAllocations: true))
+
     let debounced = 100_000
     cases.append(BenchCase(
         name: "debounce on TestScheduler", unit: "value", operations: debounced,
@@ -195,6 +223,60 @@ func sluiceReceiveOn(_ count: Int) -> Int {
     cancellable.cancel()
     precondition(outOfOrder.withLock { $0 } == 0, "receive(on:) delivered out of order")
     return next.withLock { $0 }
+}
+
+@inline(never)
+func sluiceFlatMap(inners: Int, each: Int) -> Int {
+    let total = Mutex(0)
+    let cancellable = (0..<inners).publisher
+        .flatMap { base in (0..<each).publisher.map { base &+ $0 } }
+        .sink { value in total.withLock { $0 &+= value } }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
+
+@inline(never)
+func sluiceMerge(_ count: Int) -> Int {
+    let total = Mutex(0)
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    let cancellable = left.merge(with: right).sink { value in total.withLock { $0 &+= value } }
+    for value in stride(from: 0, to: count, by: 2) {
+        left.send(value)
+        right.send(value &+ 1)
+    }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
+
+@inline(never)
+func sluiceCombineLatest(_ count: Int) -> Int {
+    let total = Mutex(0)
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    let cancellable = left.combineLatest(right).sink { pair in total.withLock { $0 &+= pair.0 &+ pair.1 } }
+    for value in stride(from: 0, to: count, by: 2) {
+        left.send(value)
+        right.send(value &+ 1)
+    }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
+
+@inline(never)
+func sluiceZip(_ pairs: Int) -> Int {
+    let total = Mutex(0)
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    let cancellable = left.zip(right).sink { pair in total.withLock { $0 &+= pair.0 &+ pair.1 } }
+    // Ten ahead on the left, so the zip really buffers, then one on each side.
+    for value in 0..<pairs {
+        left.send(value)
+        if value >= 10 { right.send(value &- 10) }
+    }
+    for value in max(0, pairs - 10)..<pairs { right.send(value) }
+    cancellable.cancel()
+    return total.withLock { $0 }
 }
 
 @inline(never)
