@@ -82,10 +82,12 @@ enum Harness {
         return measurement
     }
 
+    /// Nanoseconds to three significant figures or so.
+    static func ns(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+    }
+
     static func format(_ m: Measurement) -> String {
-        func ns(_ value: Double) -> String {
-            value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
-        }
         var line = m.name.padding(toLength: 50, withPad: " ", startingAt: 0)
         line += (ns(m.medianNanoseconds) + " ns/" + m.unit).padding(toLength: 24, withPad: " ", startingAt: 0)
         line += "[\(ns(m.minNanoseconds))–\(ns(m.maxNanoseconds))]".padding(toLength: 18, withPad: " ", startingAt: 0)
@@ -96,5 +98,18 @@ enum Harness {
             line += String(format: "  %.2f allocs/%@", allocations, m.unit)
         }
         return line
+    }
+
+    /// The results as a Markdown table, for the README.
+    static func markdownTable(_ results: [Measurement]) -> String {
+        var lines = ["| case | median | min–max | baseline | ratio | allocations |",
+                     "| --- | ---: | ---: | --- | ---: | ---: |"]
+        for m in results {
+            let baseline = m.baselineMedianNanoseconds.map { "\(m.baseline ?? "") (\(ns($0)) ns)" } ?? ""
+            let ratio = m.ratio.map { String(format: "%.1f×", $0) } ?? ""
+            let allocations = m.allocationsPerOperation.map { String(format: "%.2f per %@", $0, m.unit) } ?? ""
+            lines.append("| \(m.name) | \(ns(m.medianNanoseconds)) ns per \(m.unit) | \(ns(m.minNanoseconds))–\(ns(m.maxNanoseconds)) | \(baseline) | \(ratio) | \(allocations) |")
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -3,12 +3,15 @@ import Foundation
 // sluice-bench: each case runs beside a hand-written baseline in the same process; the ratio
 // is what to read on a shared, noisy machine.
 //
-//   swift run -c release sluice-bench [--filter NAME]... [--json FILE] [--list] [--budget SECONDS]
+//   swift run -c release sluice-bench [--filter NAME]... [--json FILE] [--markdown] [--list] [--budget SECONDS]
+//
+// --markdown also prints the results as the table the README shows.
 
 var filters: [String] = []
 var jsonPath: String?
 var budget: TimeInterval = 2
 var listOnly = false
+var markdown = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -16,6 +19,7 @@ while let argument = arguments.next() {
     case "--json": jsonPath = arguments.next()
     case "--budget": budget = arguments.next().flatMap(TimeInterval.init) ?? budget
     case "--list": listOnly = true
+    case "--markdown": markdown = true
     default:
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
         exit(2)
@@ -45,4 +49,8 @@ if let jsonPath {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
+}
+if markdown {
+    print()
+    print(Harness.markdownTable(results))
 }
