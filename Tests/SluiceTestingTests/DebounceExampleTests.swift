@@ -89,8 +89,8 @@ struct DebounceExampleTests {
         chart.add("results", results.timeline.mapValues { $0.first ?? "" }, values: ["B": "swift result", "C": "swiftui result"],
                   until: .seconds(1))
         #expect(chart.text == """
-            query:   (ab)---c----
-            results: -----B----C-
+            query:   (ab)-c----
+            results: ---B----C-
             """)
         if let directory = ProcessInfo.processInfo.environment["SLUICE_MARBLE_OUTPUT"] {
             try chart.svg.write(toFile: directory + "/debounce.svg", atomically: true, encoding: .utf8)

@@ -46,8 +46,8 @@ struct ExpectMarblesTests {
         }
         #expect(try #require(failures.first).message == """
             expectMarbles: the publisher's timeline does not match the diagram (one tick = 100 ms)
-            expected: -a-b---|
-            actual:   -a-'3'--
+            expected: -a-b|
+            actual:   -a-'3'
             first difference: expected value b (2) at 300 ms, got value 3 at 300 ms
             """)
     }
@@ -182,7 +182,7 @@ final class ExpectMarblesXCTests: XCTestCase {
         XCTAssertEqual(recorded.first?.line, line)
         XCTAssertEqual(recorded.first?.file.hasSuffix("ExpectMarblesTests.swift"), true)
         XCTAssertEqual(recorded.first?.description.contains("""
-            expected: -----a|
+            expected: -a|
             actual:   (a|)
             """), true, recorded.first?.description ?? "")
     }
