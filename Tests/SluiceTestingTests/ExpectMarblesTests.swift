@@ -145,11 +145,16 @@ struct ExpectMarblesTests {
         #expect(matched && failures.isEmpty)
     }
 
-    @Test func aRealFailureIsReportedToSwiftTesting() {
-        // Outside capturingFailures the report becomes an Issue of the running test.
+    @Test func aRealFailureIsReportedToSwiftTestingAtTheCallersLine() {
+        // Outside capturingFailures the report becomes an Issue of the running test, at the
+        // line of the expectMarbles call, with both timelines in its comment.
+        let scheduler = DispatchQueue.test
+        let line = #line + 2
         withKnownIssue {
-            let scheduler = DispatchQueue.test
             expectMarbles(Just("a"), "-a|", scheduler: scheduler, tick: tick)
+        } matching: { issue in
+            issue.sourceLocation?.fileID == #fileID && issue.sourceLocation?.line == line
+                && issue.comments.contains { $0.rawValue.contains("\nexpected: -a|\nactual:   (a|)\n") }
         }
     }
 }
