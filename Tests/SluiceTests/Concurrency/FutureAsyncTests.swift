@@ -17,8 +17,8 @@ private final class OperationProbe: Sendable {
     func operation() async throws -> Int {
         runs.withLock { $0 += 1 }
         started.fire()
-        await withTaskCancellationHandler {
-            await release.wait()
+        try await withTaskCancellationHandler {
+            try await release.wait()
         } onCancel: {
             self.sawCancellation.fire()
             self.release.fire()
@@ -39,7 +39,7 @@ struct FutureAsyncTests {
         future.subscribe(first)
         future.subscribe(second)
         probe.release.fire()
-        await done.wait()
+        try await done.wait()
         #expect(second.values == [42])
         #expect(second.completions.count == 1)
         #expect(first.values == [42])
@@ -50,7 +50,7 @@ struct FutureAsyncTests {
     @Test func startsAtOnceWithoutASubscriber() async throws {
         let probe = OperationProbe()
         let future = Future<Int, Error> { try await probe.operation() }
-        await probe.started.wait()
+        try await probe.started.wait()
         probe.release.fire()
         #expect(try await future.value == 42)
     }
@@ -64,12 +64,12 @@ struct FutureAsyncTests {
         #expect(value == "done")
     }
 
-    @Test func anErrorThrownByTheClosureFailsTheFuture() async {
+    @Test func anErrorThrownByTheClosureFailsTheFuture() async throws {
         let future = Future<Int, Error> { () async throws -> Int in throw TestError(code: 9) }
         let done = AsyncSignal()
         let subscriber = TestSubscriber<Int, Error>(onCompletion: { _ in done.fire() })
         future.subscribe(subscriber)
-        await done.wait()
+        try await done.wait()
         guard case .failure(let error) = subscriber.completion else {
             Issue.record("expected a failure: \(subscriber.events)")
             return
@@ -77,7 +77,7 @@ struct FutureAsyncTests {
         #expect(error as? TestError == TestError(code: 9))
     }
 
-    @Test func theWorkIsCancelledWhenTheFutureGoesAwayUnobserved() async {
+    @Test func theWorkIsCancelledWhenTheFutureGoesAwayUnobserved() async throws {
         let probe = OperationProbe()
         weak var weakFuture: Future<Int, Error>?
         do {
@@ -85,16 +85,16 @@ struct FutureAsyncTests {
             weakFuture = future
             let subscriber = TestSubscriber<Int, Error>()
             future.subscribe(subscriber)
-            await probe.started.wait()
+            try await probe.started.wait()
             #expect(!probe.sawCancellation.isFired, "while observed, the work goes on")
             subscriber.cancel()
             #expect(subscriber.events.count == 1, "nothing after cancel")
         }
-        await probe.sawCancellation.wait()
+        try await probe.sawCancellation.wait()
         #expect(weakFuture == nil)
     }
 
-    @Test func oneSubscriberCancellingDoesNotStopTheWorkForAnother() async {
+    @Test func oneSubscriberCancellingDoesNotStopTheWorkForAnother() async throws {
         let probe = OperationProbe()
         let future = Future<Int, Error> { try await probe.operation() }
         let leaving = TestSubscriber<Int, Error>()
@@ -102,10 +102,10 @@ struct FutureAsyncTests {
         let staying = TestSubscriber<Int, Error>(onCompletion: { _ in done.fire() })
         future.subscribe(leaving)
         future.subscribe(staying)
-        await probe.started.wait()
+        try await probe.started.wait()
         leaving.cancel()
         probe.release.fire()
-        await done.wait()
+        try await done.wait()
         #expect(staying.values == [42])
         #expect(leaving.values.isEmpty)
         #expect(!probe.sawCancellation.isFired)

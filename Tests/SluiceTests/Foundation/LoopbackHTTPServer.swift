@@ -35,7 +35,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var thread: pthread_t?
     private let condition = NSCondition()
     private var eventLog: [String] = []
-    private var eventWaiters: [(event: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var eventWaiters: [Int: (event: String, continuation: CheckedContinuation<Void, Error>)] = [:]
+    private var nextWaiter = 0
     private var stopped = false
 
     private final class Connection {
@@ -91,31 +92,78 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         close(wakeWrite)
     }
 
-    /// Suspends until `event` has been recorded (tests bound the wait with a time limit).
-    func waitFor(_ event: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if eventLog.contains(event) {
+    /// Suspends until `event` has been recorded. Tests bound the wait with a time limit; when
+    /// it cancels the test, this throws `CancellationError` at once, so that the test fails and
+    /// stops the server instead of hanging with it up.
+    func waitFor(_ event: String) async throws {
+        let id = newWaiterID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                condition.lock()
+                let outcome: Result<Void, Error>?
+                if eventLog.contains(event) {
+                    outcome = .success(())
+                } else if Task.isCancelled {
+                    // Cancelled before the continuation was in place: the handler found nothing.
+                    outcome = .failure(CancellationError())
+                } else {
+                    eventWaiters[id] = (event, continuation)
+                    outcome = nil
+                }
                 condition.unlock()
-                continuation.resume()
-                return
+                if let outcome { continuation.resume(with: outcome) }
             }
-            eventWaiters.append((event, continuation))
+        } onCancel: {
+            condition.lock()
+            let waiter = eventWaiters.removeValue(forKey: id)
             condition.unlock()
+            waiter?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    private func newWaiterID() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        nextWaiter += 1
+        return nextWaiter
+    }
+
+    /// How many waits are suspended (for the tests of this helper).
+    var suspendedWaits: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return eventWaiters.count
     }
 
     private func record(_ event: String) {
         condition.lock()
         eventLog.append(event)
-        var ready: [CheckedContinuation<Void, Never>] = []
-        eventWaiters.removeAll { waiter in
-            guard waiter.event == event else { return false }
-            ready.append(waiter.continuation)
-            return true
-        }
+        let ready = eventWaiters.filter { $0.value.event == event }
+        for id in ready.keys { eventWaiters.removeValue(forKey: id) }
         condition.unlock()
-        for continuation in ready { continuation.resume() }
+        for waiter in ready.values { waiter.continuation.resume() }
+    }
+
+    /// Connects to `port` on 127.0.0.1 and hangs up: `0` if something accepted the connection,
+    /// otherwise the error (`ECONNREFUSED` when nothing listens there).
+    static func connectionResult(port: UInt16) -> Int32 {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return connected == 0 ? 0 : errno
     }
 
     /// A socket bound to 127.0.0.1 on a port the kernel chose, listening or not, and its port.
