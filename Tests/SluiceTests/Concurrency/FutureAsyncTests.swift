@@ -197,9 +197,77 @@ struct PublisherAsyncValueTests {
         #expect(try await (1...4).publisher.lastValue == 4)
     }
 
+    @Test func firstValueReleasesItsSubscriberOnceTheValueArrives() async throws {
+        let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
+        let steps = DispatchQueue.test
+        let waiting = Task(executorPreference: steps) { try await upstream.firstValue }
+        steps.advance()
+        #expect(upstream.subscriber != nil)
+        upstream.base.send(7)
+        steps.advance()
+        #expect(try await waiting.value == 7)
+        #expect(upstream.subscriber == nil, "the subscriber, and the continuation it held, are gone")
+    }
+
+    @Test func lastValueReleasesItsSubscriberOnceThePublisherFinishes() async throws {
+        let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
+        let steps = DispatchQueue.test
+        let waiting = Task(executorPreference: steps) { try await upstream.lastValue }
+        steps.advance()
+        upstream.base.send(1)
+        upstream.base.send(completion: .finished)
+        steps.advance()
+        #expect(try await waiting.value == 1)
+        #expect(upstream.subscriber == nil)
+    }
+
+    @Test func cancellingTheWaitingTaskReleasesTheSubscriber() async {
+        for mode in ["first", "last"] {
+            let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
+            let steps = DispatchQueue.test
+            let waiting = Task(executorPreference: steps) {
+                if mode == "first" { try await upstream.firstValue } else { try await upstream.lastValue }
+            }
+            steps.advance()
+            #expect(upstream.subscriber != nil)
+            waiting.cancel()
+            steps.advance()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            #expect(upstream.subscriber == nil, "\(mode)Value released its subscriber on cancellation")
+        }
+    }
+
     @Test func valuesFromAnotherThreadReachTheWaitingTask() async throws {
         let queue = DispatchQueue(label: "PublisherAsyncValueTests")
         let value = try await (1...100).publisher.receive(on: queue).lastValue
         #expect(value == 100)
+    }
+}
+
+/// Forwards to `base`, keeping a weak reference to the subscriber it is handed (for the
+/// bridges', whose subscriber is internal), to check when that subscriber is released.
+private final class WeakSubscriberProbe<Base: Publisher & Sendable>: Publisher, @unchecked Sendable {
+    typealias Output = Base.Output
+    typealias Failure = Base.Failure
+
+    let base: Base
+    private let lock = NSLock()
+    private weak var weakSubscriber: AnyObject?
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    var subscriber: AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        return weakSubscriber
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.lock()
+        weakSubscriber = subscriber as AnyObject
+        lock.unlock()
+        base.receive(subscriber: subscriber)
     }
 }
