@@ -72,45 +72,73 @@ extension Timeline {
     }
 }
 
-/// Lays rows out on one shared time axis as text, so that events at the same time line up
-/// even where a long label needs more than its ticks' width.
+/// Lays rows out on one shared time axis as text that reads back as what happened.
+///
+/// A drawn row follows the diagram syntax: every character but a space is one tick, so a
+/// label or group `w` characters wide takes `w` ticks, and a dash stands for each tick in which
+/// nothing happens. Rows are aligned by instant, so that what happens at one time is in one
+/// column in every row. Where a label is wider than the time to its own row's next mark (which
+/// the syntax cannot express: a value with no key drawn as `'42'` one tick before the next
+/// value), the axis stretches to keep the marks apart, and the stretch is filled with spaces,
+/// which the parser ignores, never with dashes, which it would count as ticks. So
+/// `"-a|"` above an actual `"(a|)"` stays `-a|`, not `-----a|`; only the row with the
+/// too-wide label reads later than it happened.
 enum MarbleText {
     static func render(_ rows: [MarbleRow]) -> [String] {
         let allMarks = rows.flatMap(\.marks)
         let start = min(0, allMarks.map(\.tick).min() ?? 0)
         let end = max(rows.map(\.endTick).max() ?? 0, (allMarks.map(\.tick).max() ?? -1) + 1, start)
-        // The symbols each row shows at each tick.
-        let grouped: [[Int: String]] = rows.map { row in
+        // Each row's symbols in time order; marks at one tick form a group.
+        let cells: [[(tick: Int, symbol: String)]] = rows.map { row in
             var byTick: [Int: [String]] = [:]
             for mark in row.marks { byTick[mark.tick, default: []].append(mark.symbol) }
-            return byTick.mapValues { $0.count == 1 ? $0[0] : "(" + $0.joined() + ")" }
+            return byTick.map { (tick: $0.key, symbol: $0.value.count == 1 ? $0.value[0] : "(" + $0.value.joined() + ")") }
+                .sorted { $0.tick < $1.tick }
         }
-        let ticks = Set(allMarks.map(\.tick) + [start, end]).sorted()
+        // Room a too-wide label needs before the next instant: its width and a space.
+        var room: [Int: Int] = [:]
+        for row in cells {
+            for (cell, next) in zip(row, row.dropFirst()) where cell.tick + cell.symbol.count > next.tick {
+                room[cell.tick] = max(room[cell.tick] ?? 0, cell.symbol.count + 1)
+            }
+        }
+        // One column per tick, plus any room, between the instants something happens.
+        let instants = Set(allMarks.map(\.tick) + [start, end]).sorted()
         var columns: [Int: Int] = [:]
         var column = 0
-        for (index, tick) in ticks.enumerated() {
+        for (index, tick) in instants.enumerated() {
             columns[tick] = column
-            guard index + 1 < ticks.count else { break }
-            // Where a label is wider than the time to the next event, the axis stretches, with
-            // one dash of room so that neighbouring labels do not run together.
-            let gap = ticks[index + 1] - tick
-            let need = grouped.map { symbols -> Int in
-                let width = symbols[tick]?.count ?? 0
-                return width > gap ? width + 1 : width
-            }.max() ?? 0
-            column += max(gap, need)
+            guard index + 1 < instants.count else { break }
+            column += max(instants[index + 1] - tick, room[tick] ?? 0)
         }
-        return rows.enumerated().map { index, row in
+        /// A tick's column: its instant's, or the column after the previous instant's by the
+        /// ticks between them.
+        func columnOf(_ tick: Int) -> Int {
+            let instant = instants.last { $0 <= tick } ?? start
+            return columns[instant]! + (tick - instant)
+        }
+        return zip(rows, cells).map { row, cells in
             var line: [Character] = []
-            let symbols = grouped[index]
-            let terminal = row.marks.filter(\.isTerminal).map(\.tick).min()
-            let rowEnd = terminal.map { columns[$0]! + (symbols[$0]?.count ?? 1) } ?? columns[end]!
-            line = Array(repeating: "-", count: max(rowEnd, 0))
-            for (tick, symbol) in symbols {
-                let at = columns[tick]!
-                for (offset, character) in symbol.enumerated() where at + offset < line.count {
-                    line[at + offset] = character
+            func put(_ text: String, at column: Int) {
+                let at = max(column, line.count)
+                line += repeatElement(" ", count: at - line.count)
+                line += text
+            }
+            // Ticks before `tick` are drawn: a dash each until the row's next mark, whose
+            // label then covers as many ticks as it is wide.
+            var tick = start
+            for cell in cells {
+                while tick < cell.tick {
+                    put("-", at: columnOf(tick))
+                    tick += 1
                 }
+                put(cell.symbol, at: columns[cell.tick]!)
+                tick = max(tick, cell.tick + cell.symbol.count)
+            }
+            let terminal = row.marks.filter(\.isTerminal).map(\.tick).min()
+            while terminal == nil, tick < end {
+                put("-", at: columnOf(tick))
+                tick += 1
             }
             return String(line)
         }
@@ -125,8 +153,8 @@ enum MarbleText {
 /// chart.add("query", queryTimeline, values: ["a": "sw", "b": "swift", "c": "swiftui"])
 /// chart.add("debounced", resultTimeline, values: ["b": "swift", "c": "swiftui"])
 /// print(chart.text)
-/// // query:     (ab)---c---
-/// // debounced: -----b----c
+/// // query:     (ab)-c---
+/// // debounced: ---b----c
 /// try chart.svg.write(toFile: "debounce.svg", atomically: true, encoding: .utf8)
 /// ```
 public struct MarbleChart {

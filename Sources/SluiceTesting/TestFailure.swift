@@ -5,6 +5,13 @@ import XCTest
 /// Reports a test failure at the caller's source location, in whichever framework is running:
 /// an `Issue` under Swift Testing, `XCTFail` under XCTest.
 ///
+/// Under Swift Testing, report from the test's own task (the test function, or a task it
+/// awaits) where you can: there the issue belongs to the test, and `withKnownIssue` sees it. A
+/// failure reported from elsewhere (a dispatch queue's callback, a detached task) is not lost:
+/// Swift Testing records it for the whole run, which fails, naming the caller's file and line,
+/// but it belongs to no test and `withKnownIssue` cannot catch it. (Falling back to `XCTFail`
+/// there, as a process that runs Swift Testing has no XCTest case, would drop it silently.)
+///
 /// Tests of SluiceTesting itself (and anyone who wants to check a failure message) can capture
 /// failures instead, with `capturingFailures(_:)`; Linux XCTest has no `XCTExpectFailure`.
 public enum TestFailure {
@@ -40,7 +47,7 @@ public enum TestFailure {
             capture.append(report)
             return
         }
-        if Test.current != nil {
+        if Test.current != nil || runsSwiftTesting {
             Issue.record(Comment(rawValue: message),
                          sourceLocation: SourceLocation(fileID: report.fileID, filePath: report.filePath,
                                                         line: report.line, column: report.column))
@@ -48,6 +55,19 @@ public enum TestFailure {
             XCTFail(message, file: filePath, line: line)
         }
     }
+
+    /// Whether this process runs Swift Testing's tests rather than XCTest's, decided as SwiftPM's
+    /// generated test runner decides it: by the value after `--testing-library` (XCTest when
+    /// there is none). A test process runs one library or the other, never both at once.
+    static let runsSwiftTesting: Bool = {
+        var arguments = CommandLine.arguments.makeIterator()
+        while let argument = arguments.next() {
+            if argument == "--testing-library", let library = arguments.next() {
+                return library.lowercased() == "swift-testing"
+            }
+        }
+        return false
+    }()
 
     /// Runs `body`, collecting the failures it reports instead of failing the current test.
     public static func capturingFailures<T>(_ body: () throws -> T) rethrows -> (result: T, failures: [Report]) {

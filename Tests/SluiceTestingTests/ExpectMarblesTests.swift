@@ -46,8 +46,8 @@ struct ExpectMarblesTests {
         }
         #expect(try #require(failures.first).message == """
             expectMarbles: the publisher's timeline does not match the diagram (one tick = 100 ms)
-            expected: -a-b---|
-            actual:   -a-'3'--
+            expected: -a-b|
+            actual:   -a-'3'
             first difference: expected value b (2) at 300 ms, got value 3 at 300 ms
             """)
     }
@@ -145,11 +145,16 @@ struct ExpectMarblesTests {
         #expect(matched && failures.isEmpty)
     }
 
-    @Test func aRealFailureIsReportedToSwiftTesting() {
-        // Outside capturingFailures the report becomes an Issue of the running test.
+    @Test func aRealFailureIsReportedToSwiftTestingAtTheCallersLine() {
+        // Outside capturingFailures the report becomes an Issue of the running test, at the
+        // line of the expectMarbles call, with both timelines in its comment.
+        let scheduler = DispatchQueue.test
+        let line = #line + 2
         withKnownIssue {
-            let scheduler = DispatchQueue.test
             expectMarbles(Just("a"), "-a|", scheduler: scheduler, tick: tick)
+        } matching: { issue in
+            issue.sourceLocation?.fileID == #fileID && issue.sourceLocation?.line == line
+                && issue.comments.contains { $0.rawValue.contains("\nexpected: -a|\nactual:   (a|)\n") }
         }
     }
 }
@@ -182,7 +187,7 @@ final class ExpectMarblesXCTests: XCTestCase {
         XCTAssertEqual(recorded.first?.line, line)
         XCTAssertEqual(recorded.first?.file.hasSuffix("ExpectMarblesTests.swift"), true)
         XCTAssertEqual(recorded.first?.description.contains("""
-            expected: -----a|
+            expected: -a|
             actual:   (a|)
             """), true, recorded.first?.description ?? "")
     }

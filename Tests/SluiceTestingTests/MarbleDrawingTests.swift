@@ -25,13 +25,13 @@ struct MarbleDrawingTests {
     @Test func valuesAreDrawnWithTheirKeysAndErrorsAsACross() {
         let timeline: Timeline<Int, Boom> = [.value(at: .milliseconds(100), 10), .value(at: .milliseconds(300), 42), .failure(at: .milliseconds(400), Boom())]
         #expect(timeline.marbles(tick: tick, values: ["x": 10, "y": 42]) == "-x-y#")
-        #expect(timeline.marbles(tick: tick, values: ["x": 10]) == "-x-'42'-#", "a value with no key is quoted")
-        #expect(timeline.marbles(tick: tick) == "-'10'-'42'-#", "stretched where a label is wider than its ticks")
+        #expect(timeline.marbles(tick: tick, values: ["x": 10]) == "-x-'42' #", "a value with no key is quoted")
+        #expect(timeline.marbles(tick: tick) == "-'10' '42' #", "stretched with spaces where a label is wider than its ticks")
     }
 
     @Test func longLabelsStretchTheAxisInsteadOfOverlapping() {
         let timeline: Timeline<String, Never> = [.value(at: .milliseconds(100), "swift"), .value(at: .milliseconds(200), "ui"), .finished(at: .milliseconds(300))]
-        #expect(timeline.marbles(tick: tick) == "-'swift'-'ui'-|", "with a dash of room where it stretches")
+        #expect(timeline.marbles(tick: tick) == "-'swift' 'ui' |", "with a space of room where it stretches")
     }
 
     @Test func subscriptionAndCancelAreDrawnWhenAsked() {
@@ -49,12 +49,32 @@ struct MarbleDrawingTests {
         chart.add("query", input, values: ["a": "sw", "b": "swift", "c": "swiftui"])
         chart.add("debounced", output, values: ["b": "swift"])
         #expect(chart.text == """
-            query:     (ab)----c|
-            debounced: -----b---|
+            query:     (ab)--c|
+            debounced: ---b---|
             """)
-        // Stretched where a group needs room, the same instants stay in the same column.
+        // The group takes its width in ticks, as when it is written, and the same instants
+        // stay in the same column.
         let lines = chart.text.split(separator: "\n").map { Array($0.dropFirst("debounced: ".count)) }
         #expect(lines[0].lastIndex(of: "|") == lines[1].lastIndex(of: "|"))
+    }
+
+    @Test func rowsOnAStretchedAxisStillReadBackAsWhatHappened() throws {
+        // "swift" is wider than the tick before "ui": the axis stretches there. The other row
+        // is padded with spaces, which the parser ignores, so it parses back at its own ticks.
+        let wide: Timeline<String, Never> = [.value(at: .milliseconds(100), "swift"), .value(at: .milliseconds(200), "ui")]
+        let plain: Timeline<String, Never> = [.value(at: .zero, "a"), .value(at: .milliseconds(200), "c"),
+                                              .value(at: .milliseconds(300), "d"), .finished(at: .milliseconds(600))]
+        var chart = MarbleChart(tick: tick)
+        chart.add("wide", wide)
+        chart.add("plain", plain)
+        #expect(chart.text == """
+            wide:  -'swift' 'ui'
+            plain: a-       cd--|
+            """)
+        let row = String(try #require(chart.text.split(separator: "\n").last).dropFirst("plain: ".count))
+        let parsed = try MarbleDiagram<String, Never>(row)
+        #expect(parsed.events.map(\.tick) == [0, 2, 3, 6])
+        #expect(parsed.events.map(\.symbol) == ["a", "c", "d", "|"])
     }
 
     @Test func untilExtendsAnOpenRow() {

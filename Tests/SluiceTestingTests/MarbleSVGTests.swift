@@ -164,10 +164,10 @@ extension MarbleSVGTests {
         chart.add("tryMap", failing.timeline, errorLabel: { "\($0)" })
         chart.add("cancelled", cancelled.timeline, showsSubscription: true)
         #expect(chart.text == """
-            source:          -1----2-----(34)-------5----|
-            map { $0 * 10 }: -'10'-'20'--('30''40')-'50'-|
-            tryMap:          -1----2-----#'Boom(3)'
-            cancelled:       ^1----2----!
+            source:          -1-   2    -(34)-      5    |
+            map { $0 * 10 }: -'10' '20'  ('30''40') '50' |
+            tryMap:          -1-   2    -#'Boom(3)'
+            cancelled:       ^1-   2    !
             """)
         let document = SVGElements(chart.svg)
         #expect(document.error == nil)

@@ -20,13 +20,18 @@ public enum DebugHooks {
     /// `enabled:`: `true` when Sluice is compiled with `DEBUG` (every debug build) or with the
     /// `SLUICE_DIAGNOSTICS` compilation condition (`swift build -c release -Xswiftc
     /// -DSLUICE_DIAGNOSTICS`), `false` otherwise, so release builds carry no check unless asked.
-    public static let queueAssertionsEnabledByDefault: Bool = {
+    ///
+    /// The condition is decided when Sluice is compiled, and the value is a constant inlined
+    /// into the caller, so in a release build the optimizer removes the disabled check's
+    /// branch and its subscriber type from the chain altogether.
+    @inlinable
+    public static var queueAssertionsEnabledByDefault: Bool {
         #if DEBUG || SLUICE_DIAGNOSTICS
         return true
         #else
         return false
         #endif
-    }()
+    }
 
     /// A signal that arrived on the wrong queue.
     public struct QueueAssertionFailure: Sendable, CustomStringConvertible {

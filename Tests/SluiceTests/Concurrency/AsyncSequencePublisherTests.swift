@@ -44,7 +44,7 @@ private struct JournalingSequence: AsyncSequence, Sendable {
 
 @Suite("AsyncSequence.publisher", .timeLimit(.minutes(1)))
 struct AsyncSequencePublisherTests {
-    @Test func publishesTheElementsThenFinishes() async {
+    @Test func publishesTheElementsThenFinishes() async throws {
         let stream = AsyncStream<Int> { continuation in
             for i in 1...5 { continuation.yield(i) }
             continuation.finish()
@@ -52,7 +52,7 @@ struct AsyncSequencePublisherTests {
         let done = AsyncSignal()
         let subscriber = TestSubscriber<Int, Never>(onCompletion: { _ in done.fire() })
         stream.publisher.subscribe(subscriber)
-        await done.wait()
+        try await done.wait()
         #expect(subscriber.events == [.subscription("AsyncSequence"), .value(1), .value(2), .value(3), .value(4),
                                       .value(5), .completion(.finished)])
     }
@@ -65,7 +65,7 @@ struct AsyncSequencePublisherTests {
         _ = throwing
     }
 
-    @Test func anErrorThrownByTheSequenceFailsThePublisher() async {
+    @Test func anErrorThrownByTheSequenceFailsThePublisher() async throws {
         let stream = AsyncThrowingStream<Int, Error> { continuation in
             continuation.yield(1)
             continuation.finish(throwing: TestError(code: 4))
@@ -73,7 +73,7 @@ struct AsyncSequencePublisherTests {
         let done = AsyncSignal()
         let subscriber = TestSubscriber<Int, Error>(onCompletion: { _ in done.fire() })
         stream.publisher.subscribe(subscriber)
-        await done.wait()
+        try await done.wait()
         #expect(subscriber.values == [1])
         guard case .failure(let error) = subscriber.completion else {
             Issue.record("expected a failure: \(subscriber.events)")
@@ -82,7 +82,7 @@ struct AsyncSequencePublisherTests {
         #expect(error as? TestError == TestError(code: 4))
     }
 
-    @Test func pullsAnElementOnlyWhileThereIsDemand() async {
+    @Test func pullsAnElementOnlyWhileThereIsDemand() async throws {
         let journal = Log<String>()
         let sequence = JournalingSequence(elements: [1, 2, 3, 4], journal: journal, cancelled: AsyncSignal())
         let gotTwo = AsyncSignal()
@@ -96,16 +96,16 @@ struct AsyncSequencePublisherTests {
         sequence.publisher.subscribe(subscriber)
         journal.append("request 2")
         subscriber.request(.max(2))
-        await gotTwo.wait()
+        try await gotTwo.wait()
         journal.append("request 1")
         subscriber.request(.max(1))
-        await gotThree.wait()
+        try await gotThree.wait()
         subscriber.cancel()
         #expect(journal.all == ["request 2", "next 1", "value 1", "next 2", "value 2",
                                 "request 1", "next 3", "value 3"])
     }
 
-    @Test func demandReturnedFromReceiveKeepsTheIterationGoing() async {
+    @Test func demandReturnedFromReceiveKeepsTheIterationGoing() async throws {
         let stream = AsyncStream<Int> { continuation in
             for i in 1...4 { continuation.yield(i) }
             continuation.finish()
@@ -114,12 +114,12 @@ struct AsyncSequencePublisherTests {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(1) },
                                                    onCompletion: { _ in done.fire() })
         stream.publisher.subscribe(subscriber)
-        await done.wait()
+        try await done.wait()
         #expect(subscriber.values == [1, 2, 3, 4])
         #expect(subscriber.completions == [.finished])
     }
 
-    @Test func cancellingCancelsTheIteratingTaskAndReleasesTheSubscriber() async {
+    @Test func cancellingCancelsTheIteratingTaskAndReleasesTheSubscriber() async throws {
         let journal = Log<String>()
         let iterationCancelled = AsyncSignal()
         let sequence = JournalingSequence(elements: [1], journal: journal, cancelled: iterationCancelled)
@@ -134,10 +134,10 @@ struct AsyncSequencePublisherTests {
             weakSubscriber = subscriber
             sequence.publisher.subscribe(subscriber)
             weakSubscription = subscriber.subscription as AnyObject?
-            await gotOne.wait()
+            try await gotOne.wait()
             #expect(await eventually { journal.all.contains("next: waiting") })
             subscriber.cancel()
-            await iterationCancelled.wait()
+            try await iterationCancelled.wait()
             #expect(subscriber.events == [.subscription("AsyncSequence"), .value(1)], "no completion after cancel")
             subscriber.releaseSubscriptions()
         }
@@ -147,7 +147,7 @@ struct AsyncSequencePublisherTests {
         #expect(journal.all == ["next 1", "next: waiting", "next: cancelled"])
     }
 
-    @Test func cancellingEndsTheIterationOfAnAsyncStream() async {
+    @Test func cancellingEndsTheIterationOfAnAsyncStream() async throws {
         let terminated = AsyncSignal()
         let termination = Log<String>()
         let stream = AsyncStream<Int> { continuation in
@@ -163,13 +163,13 @@ struct AsyncSequencePublisherTests {
             return .none
         })
         stream.publisher.subscribe(subscriber)
-        await gotOne.wait()
+        try await gotOne.wait()
         subscriber.cancel()
-        await terminated.wait()
+        try await terminated.wait()
         #expect(termination.all == ["cancelled"])
     }
 
-    @Test func cancelFromInsideReceiveStopsTheIteration() async {
+    @Test func cancelFromInsideReceiveStopsTheIteration() async throws {
         let journal = Log<String>()
         let iterationCancelled = AsyncSignal()
         let sequence = JournalingSequence(elements: [1, 2, 3], journal: journal, cancelled: iterationCancelled)
@@ -183,7 +183,7 @@ struct AsyncSequencePublisherTests {
             return .none
         })
         sequence.publisher.subscribe(subscriber)
-        await stopped.wait()
+        try await stopped.wait()
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.completions.isEmpty)
         #expect(!journal.all.contains("next 3"), "no element is pulled after the cancel")
@@ -203,7 +203,7 @@ struct AsyncSequencePublisherTests {
         #expect(journal.all == [])
     }
 
-    @Test func manyElementsArriveInOrderOneSignalAtATime() async {
+    @Test func manyElementsArriveInOrderOneSignalAtATime() async throws {
         let stream = AsyncStream<Int> { continuation in
             for i in 0..<2000 { continuation.yield(i) }
             continuation.finish()
@@ -211,7 +211,7 @@ struct AsyncSequencePublisherTests {
         let done = AsyncSignal()
         let subscriber = TestSubscriber<Int, Never>(onCompletion: { _ in done.fire() })
         stream.publisher.subscribe(subscriber)
-        await done.wait()
+        try await done.wait()
         #expect(subscriber.values == Array(0..<2000))
         #expect(!subscriber.sawConcurrentSignals)
     }

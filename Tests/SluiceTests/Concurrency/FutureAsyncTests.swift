@@ -17,8 +17,8 @@ private final class OperationProbe: Sendable {
     func operation() async throws -> Int {
         runs.withLock { $0 += 1 }
         started.fire()
-        await withTaskCancellationHandler {
-            await release.wait()
+        try await withTaskCancellationHandler {
+            try await release.wait()
         } onCancel: {
             self.sawCancellation.fire()
             self.release.fire()
@@ -39,7 +39,7 @@ struct FutureAsyncTests {
         future.subscribe(first)
         future.subscribe(second)
         probe.release.fire()
-        await done.wait()
+        try await done.wait()
         #expect(second.values == [42])
         #expect(second.completions.count == 1)
         #expect(first.values == [42])
@@ -50,7 +50,7 @@ struct FutureAsyncTests {
     @Test func startsAtOnceWithoutASubscriber() async throws {
         let probe = OperationProbe()
         let future = Future<Int, Error> { try await probe.operation() }
-        await probe.started.wait()
+        try await probe.started.wait()
         probe.release.fire()
         #expect(try await future.value == 42)
     }
@@ -64,12 +64,12 @@ struct FutureAsyncTests {
         #expect(value == "done")
     }
 
-    @Test func anErrorThrownByTheClosureFailsTheFuture() async {
+    @Test func anErrorThrownByTheClosureFailsTheFuture() async throws {
         let future = Future<Int, Error> { () async throws -> Int in throw TestError(code: 9) }
         let done = AsyncSignal()
         let subscriber = TestSubscriber<Int, Error>(onCompletion: { _ in done.fire() })
         future.subscribe(subscriber)
-        await done.wait()
+        try await done.wait()
         guard case .failure(let error) = subscriber.completion else {
             Issue.record("expected a failure: \(subscriber.events)")
             return
@@ -77,7 +77,7 @@ struct FutureAsyncTests {
         #expect(error as? TestError == TestError(code: 9))
     }
 
-    @Test func theWorkIsCancelledWhenTheFutureGoesAwayUnobserved() async {
+    @Test func theWorkIsCancelledWhenTheFutureGoesAwayUnobserved() async throws {
         let probe = OperationProbe()
         weak var weakFuture: Future<Int, Error>?
         do {
@@ -85,16 +85,16 @@ struct FutureAsyncTests {
             weakFuture = future
             let subscriber = TestSubscriber<Int, Error>()
             future.subscribe(subscriber)
-            await probe.started.wait()
+            try await probe.started.wait()
             #expect(!probe.sawCancellation.isFired, "while observed, the work goes on")
             subscriber.cancel()
             #expect(subscriber.events.count == 1, "nothing after cancel")
         }
-        await probe.sawCancellation.wait()
+        try await probe.sawCancellation.wait()
         #expect(weakFuture == nil)
     }
 
-    @Test func oneSubscriberCancellingDoesNotStopTheWorkForAnother() async {
+    @Test func oneSubscriberCancellingDoesNotStopTheWorkForAnother() async throws {
         let probe = OperationProbe()
         let future = Future<Int, Error> { try await probe.operation() }
         let leaving = TestSubscriber<Int, Error>()
@@ -102,10 +102,10 @@ struct FutureAsyncTests {
         let staying = TestSubscriber<Int, Error>(onCompletion: { _ in done.fire() })
         future.subscribe(leaving)
         future.subscribe(staying)
-        await probe.started.wait()
+        try await probe.started.wait()
         leaving.cancel()
         probe.release.fire()
-        await done.wait()
+        try await done.wait()
         #expect(staying.values == [42])
         #expect(leaving.values.isEmpty)
         #expect(!probe.sawCancellation.isFired)
@@ -197,9 +197,77 @@ struct PublisherAsyncValueTests {
         #expect(try await (1...4).publisher.lastValue == 4)
     }
 
+    @Test func firstValueReleasesItsSubscriberOnceTheValueArrives() async throws {
+        let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
+        let steps = DispatchQueue.test
+        let waiting = Task(executorPreference: steps) { try await upstream.firstValue }
+        steps.advance()
+        #expect(upstream.subscriber != nil)
+        upstream.base.send(7)
+        steps.advance()
+        #expect(try await waiting.value == 7)
+        #expect(upstream.subscriber == nil, "the subscriber, and the continuation it held, are gone")
+    }
+
+    @Test func lastValueReleasesItsSubscriberOnceThePublisherFinishes() async throws {
+        let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
+        let steps = DispatchQueue.test
+        let waiting = Task(executorPreference: steps) { try await upstream.lastValue }
+        steps.advance()
+        upstream.base.send(1)
+        upstream.base.send(completion: .finished)
+        steps.advance()
+        #expect(try await waiting.value == 1)
+        #expect(upstream.subscriber == nil)
+    }
+
+    @Test func cancellingTheWaitingTaskReleasesTheSubscriber() async {
+        for mode in ["first", "last"] {
+            let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
+            let steps = DispatchQueue.test
+            let waiting = Task(executorPreference: steps) {
+                if mode == "first" { try await upstream.firstValue } else { try await upstream.lastValue }
+            }
+            steps.advance()
+            #expect(upstream.subscriber != nil)
+            waiting.cancel()
+            steps.advance()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            #expect(upstream.subscriber == nil, "\(mode)Value released its subscriber on cancellation")
+        }
+    }
+
     @Test func valuesFromAnotherThreadReachTheWaitingTask() async throws {
         let queue = DispatchQueue(label: "PublisherAsyncValueTests")
         let value = try await (1...100).publisher.receive(on: queue).lastValue
         #expect(value == 100)
+    }
+}
+
+/// Forwards to `base`, keeping a weak reference to the subscriber it is handed (for the
+/// bridges', whose subscriber is internal), to check when that subscriber is released.
+private final class WeakSubscriberProbe<Base: Publisher & Sendable>: Publisher, @unchecked Sendable {
+    typealias Output = Base.Output
+    typealias Failure = Base.Failure
+
+    let base: Base
+    private let lock = NSLock()
+    private weak var weakSubscriber: AnyObject?
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    var subscriber: AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        return weakSubscriber
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.lock()
+        weakSubscriber = subscriber as AnyObject
+        lock.unlock()
+        base.receive(subscriber: subscriber)
     }
 }

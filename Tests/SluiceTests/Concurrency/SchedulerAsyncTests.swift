@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import Synchronization
 import Sluice
 import SluiceTesting
 
@@ -60,16 +61,35 @@ struct SchedulerAsyncTests {
     }
 
     @Test func aTimerOnARealQueueTicksUntilTheLoopEnds() async {
-        let queue = DispatchQueue(label: "SchedulerAsyncTests.timer")
+        let queue = CancelCountingScheduler(DispatchQueue(label: "SchedulerAsyncTests.timer"))
         let start = queue.now
         var ticks: [DispatchQueue.SchedulerTimeType] = []
-        for await tick in queue.timer(interval: .milliseconds(5)) {
+        for await tick in queue.scheduler.timer(interval: .milliseconds(5)) {
             ticks.append(tick)
             if ticks.count == 3 { break }
         }
         #expect(ticks.count == 3)
         #expect(ticks == ticks.sorted())
         #expect(ticks.allSatisfy { $0 > start })
+        #expect(queue.scheduled == 1 && queue.cancelled == 1, "leaving the loop cancelled the repeating work")
+    }
+
+    @Test func cancellingASleepOnARealQueueCancelsItsScheduledWakeUp() async {
+        // The generic Scheduler.sleep (a DispatchQueue has no sleep of its own): its wake-up is
+        // scheduled on the queue, and cancelling the task cancels it.
+        let queue = CancelCountingScheduler(DispatchQueue(label: "SchedulerAsyncTests.sleepCancel"))
+        let sleeper = Task { try await queue.scheduler.sleep(for: .seconds(3600)) }
+        #expect(await eventually { queue.scheduled == 1 })
+        #expect(queue.cancelled == 0)
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(queue.cancelled == 1, "the wake-up was cancelled, not left on the queue for an hour")
+    }
+
+    @Test func aSleepOnARealQueueThatWakesCancelsItsRepeatingWakeUp() async throws {
+        let queue = CancelCountingScheduler(DispatchQueue(label: "SchedulerAsyncTests.sleepWake"))
+        try await queue.scheduler.sleep(for: .milliseconds(5))
+        #expect(queue.scheduled == 1 && queue.cancelled == 1, "it fires once")
     }
 
     @Test func aTimerStreamThatGoesAwayCancelsItsWork() {
@@ -91,4 +111,50 @@ struct SchedulerAsyncTests {
         let tick = await iterator.next()
         #expect(tick == start.advanced(by: .seconds(3)))
     }
+}
+
+/// A real scheduler behind `AnyScheduler`'s closure initialiser, counting the repeating work it
+/// schedules and the cancels of that work.
+private final class CancelCountingScheduler: Sendable {
+    private final class Counts: Sendable {
+        let value = Mutex((scheduled: 0, cancelled: 0))
+    }
+
+    private let counts = Counts()
+    let scheduler: AnySchedulerOf<DispatchQueue>
+
+    init(_ queue: DispatchQueue) {
+        let counts = counts
+        scheduler = AnyScheduler(
+            minimumTolerance: { queue.minimumTolerance },
+            now: { queue.now },
+            scheduleImmediately: { queue.schedule(options: $0, $1) },
+            delayed: { queue.schedule(after: $0, tolerance: $1, options: $2, $3) },
+            interval: { date, interval, tolerance, options, action in
+                counts.value.withLock { $0.scheduled += 1 }
+                let work = queue.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+                return CountedCancel(work: work, counts: counts)
+            })
+    }
+
+    /// Counts explicit cancels only. (The queue's own cancellable also cancels when released,
+    /// but a scheduler's `Cancellable` need not: a bridge must call `cancel()`.)
+    private final class CountedCancel: Cancellable {
+        let work: Cancellable
+        let counts: Counts
+
+        init(work: Cancellable, counts: Counts) {
+            self.work = work
+            self.counts = counts
+        }
+
+        func cancel() {
+            counts.value.withLock { $0.cancelled += 1 }
+            work.cancel()
+        }
+    }
+
+    var now: DispatchQueue.SchedulerTimeType { scheduler.now }
+    var scheduled: Int { counts.value.withLock { $0.scheduled } }
+    var cancelled: Int { counts.value.withLock { $0.cancelled } }
 }

@@ -107,14 +107,69 @@ struct AssertQueueTests {
             runChain { $0.receive(on: DispatchQueue(label: "work")).assertMainThread(enabled: false) }
         }
         #expect(failures.isEmpty)
+        // The upstream is handed the downstream subscriber itself: nothing in between.
+        let upstream = SubscriberNamingPublisher()
+        _ = upstream.assertQueue("render", enabled: false).sink { _ in }
+        _ = upstream.assertMainThread(enabled: false).sink { _ in }
+        _ = upstream.assertQueue("render", enabled: true).sink { _ in }
+        #expect(upstream.subscribers == ["Sink", "Sink", "AssertQueue"])
+    }
+
+    @Test func enabledTrueChecksInEveryBuild() {
+        let failures = capturingQueueFailures {
+            runChain { $0.receive(on: DispatchQueue(label: "work")).assertQueue("render", enabled: true) }
+            runChain { $0.receive(on: DispatchQueue(label: "work")).assertMainThread(enabled: true) }
+        }
+        #expect(failures.map(\.expected) == ["queue \"render\"", "queue \"render\"", "main thread", "main thread"])
+    }
+
+    @Test func checksAreOnByDefaultExactlyInDebugAndDiagnosticsBuilds() {
+        // The test target is compiled with the same conditions as Sluice (`swift test` and
+        // `swift test -c release`, with or without `-Xswiftc -DSLUICE_DIAGNOSTICS`), so each
+        // build checks its own branch.
         let publisher = TestPublisher<Int, Never>()
-        let disabled = publisher.assertQueue("x", enabled: false)
-        #expect(disabled.isEnabled == false)
-        #if DEBUG
-        #expect(DebugHooks.queueAssertionsEnabledByDefault, "debug builds check by default")
+        #if DEBUG || SLUICE_DIAGNOSTICS
+        #expect(DebugHooks.queueAssertionsEnabledByDefault, "debug and diagnostics builds check by default")
         #expect(publisher.assertQueue("x").isEnabled)
+        #expect(publisher.assertMainThread().isEnabled)
         #else
-        #expect(!DebugHooks.queueAssertionsEnabledByDefault || publisher.assertQueue("x").isEnabled)
+        #expect(!DebugHooks.queueAssertionsEnabledByDefault, "release builds carry no check unless asked")
+        #expect(!publisher.assertQueue("x").isEnabled)
+        #expect(!publisher.assertMainThread().isEnabled)
         #endif
+    }
+}
+
+/// A publisher that only records the description of each subscriber it is handed.
+private final class SubscriberNamingPublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private let log = Log<String>()
+    var subscribers: [String] { log.all }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        log.append(String(describing: subscriber))
+    }
+}
+
+/// The default handler: no handler installed stops the process, naming the failure.
+@Suite("assertQueue's default handler")
+struct AssertQueueDefaultHandlerTests {
+    @Test func aFailedCheckStopsTheProcessNamingTheSiteTheSignalAndTheQueues() async throws {
+        // The body of an exit test is moved into the macro's expansion: the site it records
+        // is the line of `#require(processExitsWith:)`.
+        let line = #line + 1
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            DispatchQueue(label: "work").sync {
+                _ = Just(1)
+                    .assertQueue("render", enabled: true)
+                    .sink { _ in }
+            }
+        }
+        let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(output.contains(
+            "SluiceTests/AssertQueueTests.swift:\(line): assertQueue failed: value 1 arrived on queue \"work\" off the main thread; expected queue \"render\""),
+            "\(output)")
     }
 }

@@ -8,6 +8,14 @@ private func liveHere() -> [DebugHooks.LiveSubscription] {
     DebugHooks.liveSubscriptions.filter { $0.site.fileID.description == #fileID }
 }
 
+/// The error this file's failure-handler tests send. `DebugHooks.failureHandler` is global and
+/// suites run in parallel: the handlers here keep only failures carrying this error, never
+/// another suite's (a hand-made `Subscribers.Sink` failing elsewhere has no site to tell it by).
+private struct HookProbe: Error, CustomStringConvertible {
+    let code: Int
+    var description: String { "HookProbe(\(code))" }
+}
+
 private final class Model {
     var value = 0
     var text = ""
@@ -62,21 +70,22 @@ struct DebugHooksTests {
     @Test func failuresReachingASinkAreReportedWithTheSite() {
         let reports = Log<String>()
         DebugHooks.failureHandler = { failure in
-            if failure.site?.fileID.description == #fileID || failure.site == nil { reports.append(failure.description) }
+            if failure.error is HookProbe { reports.append(failure.description) }
         }
         defer { DebugHooks.failureHandler = nil }
-        let subject = PassthroughSubject<Int, TestError>()
+        let subject = PassthroughSubject<Int, HookProbe>()
         var order: [String] = []
         let line = #line + 1
         let cancellable = subject.sink(receiveCompletion: { _ in order.append("closure") }, receiveValue: { _ in })
-        subject.send(completion: .failure(TestError(code: 9)))
-        subject.send(completion: .failure(TestError(code: 10)))
-        #expect(reports.all == ["Sink at SluiceTests/DebugHooksTests.swift:\(line) failed: TestError(9)"])
+        subject.send(completion: .failure(HookProbe(code: 9)))
+        subject.send(completion: .failure(HookProbe(code: 10)))
+        #expect(reports.all == ["Sink at SluiceTests/DebugHooksTests.swift:\(line) failed: HookProbe(9)"])
         #expect(order == ["closure"])
 
-        let direct = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        Fail<Int, TestError>(error: TestError(code: 2)).subscribe(direct)
-        #expect(reports.all.last == "Sink failed: TestError(2)", "a hand-made Sink has no site")
+        let direct = Subscribers.Sink<Int, HookProbe>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        Fail<Int, HookProbe>(error: HookProbe(code: 2)).subscribe(direct)
+        #expect(reports.all == ["Sink at SluiceTests/DebugHooksTests.swift:\(line) failed: HookProbe(9)", "Sink failed: HookProbe(2)"],
+                "a hand-made Sink has no site")
         _ = cancellable
     }
 

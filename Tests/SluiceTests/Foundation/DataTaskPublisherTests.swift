@@ -23,13 +23,18 @@ struct DataTaskPublisherTests {
         "/slow": .hang(partialBody: Data("the first bytes".utf8)),
     ]
 
-    /// Runs `body` with a fresh server and an ephemeral session, then tears both down.
+    /// Runs `body` with a fresh server and an ephemeral session, then tears both down and
+    /// checks that the server's port is closed.
     private func withServer(_ body: (LoopbackHTTPServer, URLSession) async throws -> Void) async throws {
         let server = try LoopbackHTTPServer(routes: Self.routes)
         let session = URLSession(configuration: .ephemeral)
         defer {
             session.invalidateAndCancel()
             server.stop()
+            // (Unless a server of a test running in parallel has been given the port since.)
+            #expect(LoopbackHTTPServer.connectionResult(port: server.port) == ECONNREFUSED
+                        || LoopbackHTTPServer.isLive(port: server.port),
+                    "nothing listens on the server's port once it has stopped")
         }
         try await body(server, session)
     }
@@ -45,7 +50,7 @@ struct DataTaskPublisherTests {
         try await withServer { server, session in
             let (subscriber, completed) = subscriber()
             session.dataTaskPublisher(for: server.baseURL.appendingPathComponent("hello")).subscribe(subscriber)
-            await completed.wait()
+            try await completed.wait()
             #expect(subscriber.values.count == 1)
             let value = try #require(subscriber.values.first)
             #expect(String(decoding: value.data, as: UTF8.self) == "hello, sluice")
@@ -62,7 +67,7 @@ struct DataTaskPublisherTests {
         try await withServer { server, session in
             let (subscriber, completed) = subscriber()
             session.dataTaskPublisher(for: server.baseURL.appendingPathComponent("missing")).subscribe(subscriber)
-            await completed.wait()
+            try await completed.wait()
             let value = try #require(subscriber.values.first)
             #expect((value.response as? HTTPURLResponse)?.statusCode == 404)
             #expect(String(decoding: value.data, as: UTF8.self) == "no route")
@@ -79,7 +84,7 @@ struct DataTaskPublisherTests {
         defer { session.invalidateAndCancel() }
         let (subscriber, completed) = subscriber()
         session.dataTaskPublisher(for: URL(string: "http://127.0.0.1:\(port)/hello")!).subscribe(subscriber)
-        await completed.wait()
+        try await completed.wait()
         #expect(subscriber.values.isEmpty)
         guard case .failure(let error) = try #require(subscriber.completion) else {
             Issue.record("expected a failure, got \(subscriber.events)")
@@ -99,13 +104,13 @@ struct DataTaskPublisherTests {
             // subscriber has asked for nothing: the server never saw the first one.
             let (other, otherCompleted) = subscriber()
             session.dataTaskPublisher(for: server.baseURL.appendingPathComponent("hello")).subscribe(other)
-            await otherCompleted.wait()
+            try await otherCompleted.wait()
             #expect(server.events == ["GET /hello"])
 
             waiting.request(.max(1))
             let task = try #require(Mirror(reflecting: subscription).descendant("task") as? URLSessionDataTask)
             #expect(task.originalRequest?.url?.path == "/item")
-            await waitingCompleted.wait()
+            try await waitingCompleted.wait()
             #expect(server.events == ["GET /hello", "GET /item"])
             #expect(waiting.values.map { String(decoding: $0.data, as: UTF8.self) } == [#"{"name":"sluice"}"#])
         }
@@ -124,13 +129,13 @@ struct DataTaskPublisherTests {
                 weakSubscription = subscription as AnyObject
                 let task = try #require(Mirror(reflecting: subscription).descendant("task") as? URLSessionDataTask)
                 weakTask = task
-                await server.waitFor("hanging /slow")
+                try await server.waitFor("hanging /slow")
                 #expect(task.state == .running)
 
                 subscriber.cancel()
                 #expect(task.state != .running, "cancel cancelled the data task")
                 // The client side of the connection went away: the server saw it close.
-                await server.waitFor("closed /slow")
+                try await server.waitFor("closed /slow")
                 #expect(subscriber.events.count == 1, "nothing after the subscription: \(subscriber.events)")
                 #expect(await eventually { task.state == .completed })
                 #expect((task.error as? URLError)?.code == .cancelled)
@@ -153,7 +158,7 @@ struct DataTaskPublisherTests {
             #expect(publisher.session === session)
             let (subscriber, completed) = subscriber()
             publisher.subscribe(subscriber)
-            await completed.wait()
+            try await completed.wait()
             #expect(server.events == ["DELETE /hello"])
             #expect(subscriber.completions == [.finished])
         }
@@ -166,8 +171,8 @@ struct DataTaskPublisherTests {
             let (second, secondCompleted) = subscriber()
             publisher.subscribe(first)
             publisher.subscribe(second)
-            await firstCompleted.wait()
-            await secondCompleted.wait()
+            try await firstCompleted.wait()
+            try await secondCompleted.wait()
             #expect(server.events == ["GET /hello", "GET /hello"])
             #expect(first.values.count == 1 && second.values.count == 1)
         }
@@ -204,5 +209,51 @@ struct DataTaskPublisherTests {
         } catch let error as URLError {
             #expect(error.code == .cannotConnectToHost)
         }
+    }
+}
+
+/// The loopback helpers themselves: a stopped server leaves its port closed, and waits end when
+/// the waiting task is cancelled (as a suite's time limit does), so a test that times out fails
+/// and stops its server instead of hanging.
+@Suite("Loopback test helpers", .timeLimit(.minutes(1)))
+struct LoopbackHelperTests {
+    @Test func aServerAcceptsConnectionsUntilItStops() throws {
+        let server = try LoopbackHTTPServer(routes: [:])
+        #expect(LoopbackHTTPServer.connectionResult(port: server.port) == 0)
+        #expect(LoopbackHTTPServer.isLive(port: server.port))
+        server.stop()
+        #expect(LoopbackHTTPServer.connectionResult(port: server.port) == ECONNREFUSED
+                    || LoopbackHTTPServer.isLive(port: server.port))
+    }
+
+    @Test func waitingForAServerEventEndsWhenTheTaskIsCancelled() async throws {
+        let server = try LoopbackHTTPServer(routes: [:])
+        defer { server.stop() }
+        let suspended = Task { try await server.waitFor("GET /never") }
+        #expect(await eventually { server.suspendedWaits == 1 })
+        suspended.cancel()
+        await #expect(throws: CancellationError.self) { try await suspended.value }
+        #expect(server.suspendedWaits == 0)
+
+        let cancelledFirst = Task { try await server.waitFor("GET /never") }
+        cancelledFirst.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
+        #expect(server.suspendedWaits == 0)
+    }
+
+    @Test func waitingForASignalEndsWhenTheTaskIsCancelled() async throws {
+        let signal = AsyncSignal()
+        let suspended = Task { try await signal.wait() }
+        #expect(await eventually { signal.suspendedWaits == 1 })
+        suspended.cancel()
+        await #expect(throws: CancellationError.self) { try await suspended.value }
+        #expect(signal.suspendedWaits == 0)
+
+        let cancelledFirst = Task { try await signal.wait() }
+        cancelledFirst.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
+
+        signal.fire()
+        try await signal.wait()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var thread: pthread_t?
     private let condition = NSCondition()
     private var eventLog: [String] = []
-    private var eventWaiters: [(event: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var eventWaiters: [Int: (event: String, continuation: CheckedContinuation<Void, Error>)] = [:]
+    private var nextWaiter = 0
     private var stopped = false
 
     private final class Connection {
@@ -75,6 +77,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             throw POSIXError(.init(rawValue: created) ?? .EAGAIN)
         }
         thread = tid
+        Self.livePorts.withLock { $0.append(port) }
+    }
+
+    /// The ports of the servers that have started and not stopped, in this process. Tests run
+    /// in parallel: a stopped server's port may already be another server's.
+    private static let livePorts = Mutex<[UInt16]>([])
+
+    /// Whether a server in this process that has not stopped listens on `port`.
+    static func isLive(port: UInt16) -> Bool {
+        livePorts.withLock { $0.contains(port) }
     }
 
     /// Stops serving, closes every socket and waits for the server thread to end.
@@ -89,33 +101,96 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         pthread_join(thread, nil)
         close(wakeRead)
         close(wakeWrite)
+        Self.livePorts.withLock { ports in
+            if let index = ports.firstIndex(of: port) { ports.remove(at: index) }
+        }
     }
 
-    /// Suspends until `event` has been recorded (tests bound the wait with a time limit).
-    func waitFor(_ event: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if eventLog.contains(event) {
+    /// Suspends until `event` has been recorded. Tests bound the wait with a time limit; when
+    /// it cancels the test, this throws `CancellationError` at once, so that the test fails and
+    /// stops the server instead of hanging with it up.
+    func waitFor(_ event: String) async throws {
+        let id = newWaiterID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                condition.lock()
+                let outcome: Result<Void, Error>?
+                if eventLog.contains(event) {
+                    outcome = .success(())
+                } else if Task.isCancelled {
+                    // Cancelled before the continuation was in place: the handler found nothing.
+                    outcome = .failure(CancellationError())
+                } else {
+                    eventWaiters[id] = (event, continuation)
+                    outcome = nil
+                }
                 condition.unlock()
-                continuation.resume()
-                return
+                if let outcome { continuation.resume(with: outcome) }
             }
-            eventWaiters.append((event, continuation))
+        } onCancel: {
+            condition.lock()
+            let waiter = eventWaiters.removeValue(forKey: id)
             condition.unlock()
+            waiter?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    private func newWaiterID() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        nextWaiter += 1
+        return nextWaiter
+    }
+
+    /// How many waits are suspended (for the tests of this helper).
+    var suspendedWaits: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return eventWaiters.count
     }
 
     private func record(_ event: String) {
         condition.lock()
         eventLog.append(event)
-        var ready: [CheckedContinuation<Void, Never>] = []
-        eventWaiters.removeAll { waiter in
-            guard waiter.event == event else { return false }
-            ready.append(waiter.continuation)
-            return true
-        }
+        let ready = eventWaiters.filter { $0.value.event == event }
+        for id in ready.keys { eventWaiters.removeValue(forKey: id) }
         condition.unlock()
-        for continuation in ready { continuation.resume() }
+        for waiter in ready.values { waiter.continuation.resume() }
+    }
+
+    /// Connects to `port` on 127.0.0.1 and hangs up: `0` if something accepted the connection,
+    /// otherwise the error (`ECONNREFUSED` when nothing listens there).
+    ///
+    /// A connection whose own ephemeral port the kernel happened to pick as `port` connects to
+    /// itself (TCP's simultaneous open) when nothing listens there; that is not a listener, so
+    /// it is tried again from another port.
+    static func connectionResult(port: UInt16) -> Int32 {
+        for _ in 0..<10 {
+            #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+            #endif
+            guard fd >= 0 else { return errno }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else { return errno }
+            var local = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            if UInt16(bigEndian: local.sin_port) != port { return 0 }
+        }
+        return ECONNREFUSED
     }
 
     /// A socket bound to 127.0.0.1 on a port the kernel chose, listening or not, and its port.
