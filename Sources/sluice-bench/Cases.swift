@@ -99,6 +99,16 @@ func allCases() -> [BenchCase] {
         run: { benchSink &+= sluiceTestScheduler(actions) },
         baseline: Baseline(name: "closures from an array", operations: actions, run: { benchSink &+= baselineClosures(actions) })))
 
+    // assertMainThread() (issue 6): compiled out of release builds unless Sluice is built with
+    // -DSLUICE_DIAGNOSTICS; the case's name says which kind of build this is.
+    cases.append(BenchCase(
+        name: "assertMainThread() in a chain: \(DebugHooks.queueAssertionsEnabledByDefault ? "checking" : "compiled out")",
+        unit: "value", operations: chainCount,
+        run: { benchSink &+= sluiceAssertedChain(chainCount) },
+        baseline: Baseline(name: "no assertMainThread", operations: chainCount,
+                           run: { benchSink &+= sluiceUncheckedChain(chainCount) }),
+        countsAllocations: true))
+
     let sites = 200_000
     cases.append(BenchCase(
         name: "sink, plain (no call site)", unit: "subscription", operations: sites,
@@ -306,6 +316,23 @@ func sluiceTestScheduler(_ count: Int) -> Int {
     return total
 }
 
+
+/// The bench runs on the main thread, so the check passes when it is compiled in.
+@inline(never)
+func sluiceAssertedChain(_ count: Int) -> Int {
+    let total = Mutex(0)
+    let cancellable = (0..<count).publisher.assertMainThread().sink { value in total.withLock { $0 &+= value } }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
+
+@inline(never)
+func sluiceUncheckedChain(_ count: Int) -> Int {
+    let total = Mutex(0)
+    let cancellable = (0..<count).publisher.sink { value in total.withLock { $0 &+= value } }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
 
 // MARK: Call-site capture (issue 6; seed 002's exercise): the cost per subscription of
 // remembering where `sink` was called, against plain `sink` and against capturing
