@@ -3,6 +3,7 @@
 //   - `import Sluice` / `import SluiceTesting` (for VirtualTimeScheduler) instead of Combine;
 //   - Foundation on Linux spells the CFString bridge differently;
 //   - the concurrent-queue assertion is inverted, because Sluice keeps order there;
+//   - the subscribe(on:) loss, a race, runs as repeated trials until it shows;
 //   - `runMainLoop` scales its waits by SEED_TIME_SCALE for loaded machines.
 // `assert` below records a failed check instead of stopping, so the test that runs this program
 // reports every failed seed assertion with its line.
@@ -67,6 +68,13 @@ let expensiveHandle = Deferred { @Sendable () -> Just<Int> in
 runMainLoop(for: 0.1)
 assert(expensiveLog.all == ["parsing on background", "delivered on background"])
 
+// Sluice: the seed's block, run as trials. The loss of value 1 is a race that Combine wins by
+// timing too; on Linux the kernel often runs the freshly woken queue thread before the main
+// thread returns from `dispatch_async`, and then the subscription exists in time. So the block
+// runs up to 20 times: value 2 must arrive on the sender's thread in every trial, and value 1
+// must be lost in at least one (the tour reports how often).
+var hotTrials: [[String]] = []
+repeat {
 let hotLog = SignalLog()
 let hotSubject = PassthroughSubject<Int, Never>()
 let hotHandle = hotSubject
@@ -76,7 +84,11 @@ hotSubject.send(1)                               // the subscription has not bee
 runMainLoop(for: 0.1)
 hotSubject.send(2)
 runMainLoop(for: 0.1)
-assert(hotLog.all == ["value 2 on main"])        // 1 was lost, and 2 arrived on the sender's thread
+hotTrials.append(hotLog.all)
+withExtendedLifetime(hotHandle) {}
+} while hotTrials.last != ["value 2 on main"] && hotTrials.count < 20
+assert(hotTrials.last == ["value 2 on main"], "\(hotTrials)")    // 1 was lost, and 2 arrived on the sender's thread
+assert(hotTrials.allSatisfy { $0.last == "value 2 on main" && $0.count <= 2 }, "\(hotTrials)")
 
 let delivery = PassthroughSubject<Int, Never>()
 var deliveredValues: [String] = []
@@ -291,7 +303,7 @@ liveModel.query.send("combine")
 runMainLoop(for: 0.4)
 assert(liveModel.results == ["combine result"])
 
-withExtendedLifetime((sequenceHandle, expensiveHandle, hotHandle, queuedHandle, immediateHandle,
+withExtendedLifetime((sequenceHandle, expensiveHandle, queuedHandle, immediateHandle,
                       runLoopHandle, dispatchHandle, operationHandle, assumedHandle)) {}
 
 print(seedFailures == 0 ? "SEED PASSED" : "SEED FAILED \(seedFailures)")
