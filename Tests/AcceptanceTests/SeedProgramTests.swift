@@ -8,6 +8,17 @@ final class SeedProgramTests: XCTestCase {
         try runSeedProgram("seed-000")
     }
 
+    /// Seed 000's crashing block: a main-actor `map` closure before `receive(on: DispatchQueue.main)`
+    /// runs on the sender's background thread and stops the process in Swift's isolation check.
+    func testSeed000CrashingModelStopsInTheIsolationCheck() throws {
+        guard let outcome = try launch("seed-000", arguments: ["--crash", "map"], file: #filePath, line: #line) else {
+            return
+        }
+        XCTAssertEqual(outcome.reason, .uncaughtSignal, outcome.output)
+        XCTAssertTrue(outcome.output.contains("_swift_task_checkIsolatedSwift"), outcome.output)
+        XCTAssertFalse(outcome.output.contains("DID NOT STOP"), outcome.output)
+    }
+
     /// Seed 002 (RxSwift, "Subscribing") on SluiceRx: the four-closure subscribe, `do`'s nine
     /// hooks in the measured order, the event form, `Hooks`, `subscribe(with:)`, subjects as
     /// observers, `flatMapLatest`, `bind`.

@@ -4,6 +4,7 @@
 //   - Foundation on Linux spells the CFString bridge differently;
 //   - the concurrent-queue assertion is inverted, because Sluice keeps order there;
 //   - the subscribe(on:) loss, a race, runs as repeated trials until it shows;
+//   - the crashing model runs only with `--crash map`, in the acceptance test's child process;
 //   - `runMainLoop` scales its waits by SEED_TIME_SCALE for loaded machines.
 // `assert` below records a failed check instead of stopping, so the test that runs this program
 // reports every failed seed assertion with its line.
@@ -157,6 +158,17 @@ final class CrashingModel {
     }
 }
 
+// Sluice: the seed says this model crashes when a value arrives from a background thread; with
+// `--crash map` (the acceptance test's child process) it does, in Swift's isolation check.
+if let crashIndex = CommandLine.arguments.firstIndex(of: "--crash"), CommandLine.arguments.dropFirst(crashIndex + 1).first == "map" {
+    let crashValues = PassthroughSubject<Int, Never>()
+    let crashingModel = CrashingModel()
+    crashingModel.bind(crashValues)
+    DispatchQueue.global().async { crashValues.send(1) }
+    RunLoop.main.run(until: Date().addingTimeInterval(3))
+    print("SEED CRASH BLOCK DID NOT STOP")
+    exit(3)
+}
 
 nonisolated(unsafe) let backgroundValues = PassthroughSubject<Int, Never>()
 
@@ -217,6 +229,13 @@ let labelModel = LabelModel()
 labelModel.bindTransformingAfterHop(backgroundValues)
 labelModel.bindSendable(backgroundValues)
 labelModel.bindNonisolated(backgroundValues)
+labelModel.bindExplicit(backgroundValues)
+DispatchQueue.global().async { backgroundValues.send(3) }
+runMainLoop(for: 0.2)
+assert(Set(labelModel.labels) == [
+    "after hop: 3 items", "sendable: 3 items", "extension: 3 items",
+    "function: 3 items", "explicit: 3 items",
+])
 
 nonisolated func bindOnMain(_ values: some Publisher<Int, Never>,
                             apply: @escaping @MainActor (Int) -> Void) -> AnyCancellable {
@@ -229,6 +248,7 @@ var assumedValues: [Int] = []
 let assumedHandle = bindOnMain(backgroundValues) { assumedValues.append($0) }
 DispatchQueue.global().async { backgroundValues.send(5) }
 runMainLoop(for: 0.1)
+assert(assumedValues == [5])
 
 struct AnyScheduler<SchedulerTimeType: Strideable>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
@@ -297,6 +317,8 @@ testModel.query.send("sw")
 testModel.query.send("swift")
 testClock.advance(by: .milliseconds(299))
 assert(testModel.results.isEmpty)                // still debouncing
+testClock.advance(by: .milliseconds(1))
+assert(testModel.results == ["swift result"])    // debounced and delivered, at exactly 300 ms
 
 let liveModel = SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() })
 liveModel.query.send("combine")
