@@ -92,7 +92,10 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     internal var demanded = false
     @usableFromInline @exclusivity(unchecked)
     internal var receivedValue = false
+    // Unchecked for the same reason as `TransformSubscription.transform`: a closure that sends
+    // into its own upstream re-enters `logic.receive(_:)`.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var logic: Logic
     @usableFromInline
     internal let name: String

@@ -87,7 +87,11 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     @usableFromInline
     internal typealias Failure = Transform.UpstreamFailure
 
+    // Unchecked: the user's closure runs inside `transform.receive(_:)`, and a closure that
+    // sends into its own upstream re-enters it (nested, as Combine allows); a checked access
+    // would stop that with "Simultaneous accesses".
     @usableFromInline
+    @exclusivity(unchecked)
     internal var transform: Transform
 
     @usableFromInline

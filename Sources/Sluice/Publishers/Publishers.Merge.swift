@@ -569,6 +569,16 @@ extension Publishers.Merge8: Equatable where A: Equatable, B: Equatable, C: Equa
 }
 
 extension Publisher {
+    /// Combines elements from this publisher with those from another publisher of the same type,
+    /// delivering an interleaved sequence of elements.
+    ///
+    /// As in Combine, this overload wins when both publishers have the same type, so
+    /// `a.merge(with: b)` is a `MergeMany` that further `merge(with:)` calls extend.
+    @inlinable
+    public func merge(with other: Self) -> Publishers.MergeMany<Self> {
+        Publishers.MergeMany(self, other)
+    }
+
     /// Combines elements from this publisher with those from another publisher, delivering an
     /// interleaved sequence of elements.
     ///

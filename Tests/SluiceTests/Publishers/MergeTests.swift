@@ -241,16 +241,22 @@ struct MergeTests {
         #expect(results[8] == Array(0..<8))
         #expect(results[9] == Array(0..<8))
         #expect(results[10] == [0, 1, 2])
-        let m8: Publishers.Merge8 = p[0].merge(with: p[1]).merge(with: p[2]).merge(with: p[3]).merge(with: p[4])
-            .merge(with: p[5]).merge(with: p[6]).merge(with: p[7])
+        // Publishers of one type merge into a MergeMany, as in Combine; of different types, into
+        // Merge, Merge3, ... Merge8.
+        let many: Publishers.MergeMany<PassthroughSubject<Int, Never>> = p[0].merge(with: p[1]).merge(with: p[2])
+        #expect(many.publishers.map(ObjectIdentifier.init) == p[0...2].map(ObjectIdentifier.init))
+        let m8: Publishers.Merge8 = p[0].merge(with: p[1].eraseToAnyPublisher()).merge(with: p[2]).merge(with: p[3])
+            .merge(with: p[4]).merge(with: p[5]).merge(with: p[6]).merge(with: p[7])
         #expect(m8.h === p[7])
         cancellables.forEach { $0.cancel() }
     }
 
     @Test func equatableWhereTheUpstreamsAre() {
         let just1 = Just(1), just2 = Just(2)
-        #expect(just1.merge(with: just2) == Publishers.Merge(Just(1), Just(2)))
-        #expect(just1.merge(with: just2) != Publishers.Merge(Just(1), Just(3)))
+        #expect(just1.merge(with: just2) == Publishers.MergeMany(Just(1), Just(2)))
+        #expect(just1.merge(with: just2) != Publishers.MergeMany(Just(1), Just(3)))
+        #expect(Publishers.Merge(just1, just2) == Publishers.Merge(Just(1), Just(2)))
+        #expect(Publishers.Merge(just1, just2) != Publishers.Merge(Just(1), Just(3)))
         #expect(Publishers.MergeMany([just1, just2]) == Publishers.MergeMany(just1, just2))
         #expect(just1.merge(with: just2, just1) == Publishers.Merge3(just1, just2, just1))
     }
