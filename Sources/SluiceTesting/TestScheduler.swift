@@ -113,6 +113,13 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping () -> Void) -> Cancellable {
+        // A repeating action due again at the same instant would keep advance(to:) from ever
+        // returning: report it and run the action once.
+        guard interval > .zero else {
+            TestFailure.report("TestScheduler: a repeating action needs a positive interval, got \(interval); it runs once")
+            let entry = enqueue(at: date, interval: nil, action)
+            return AnyCancellable { [weak self] in self?.cancelEntry(entry) }
+        }
         let entry = enqueue(at: date, interval: interval, action)
         return AnyCancellable { [weak self] in self?.cancelEntry(entry) }
     }
@@ -179,9 +186,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// instant in the past runs what is due now and leaves the clock where it is.
     @inlinable
     public func advance(to instant: SchedulerTimeType) {
+        let limit = lock.locked { Swift.max(currentTime, instant) }
         while true {
             if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
-            guard let action = popDue(before: instant) else { break }
+            guard let action = popDue(before: limit) else { break }
             action()
         }
         lock.locked { currentTime = Swift.max(currentTime, instant) }

@@ -52,6 +52,31 @@ struct TestSchedulerTests {
         #expect(scheduler.now == ten)
     }
 
+    @Test func advancingToAPastInstantRunsWhatIsDueNow() {
+        let scheduler = DispatchQueue.test
+        scheduler.advance(by: .seconds(10))
+        var ran: [String] = []
+        scheduler.schedule { ran.append("now") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { ran.append("later") }
+        scheduler.advance(to: scheduler.now.advanced(by: .seconds(-3)))
+        #expect(ran == ["now"])
+        scheduler.advance(by: .seconds(-1))
+        #expect(ran == ["now"])
+        #expect(scheduler.pendingActionCount == 1)
+    }
+
+    @Test func aRepeatingActionWithoutAPositiveIntervalIsReportedAndRunsOnce() {
+        let scheduler = DispatchQueue.test
+        var ticks = 0
+        let (timer, failures) = TestFailure.capturingFailures {
+            scheduler.schedule(after: scheduler.now, interval: .zero) { ticks += 1 }
+        }
+        scheduler.advance(by: .seconds(5))
+        #expect(ticks == 1)
+        #expect(failures.map(\.message) == ["TestScheduler: a repeating action needs a positive interval, got Stride(magnitude: 0); it runs once"])
+        timer.cancel()
+    }
+
     @Test func repeatingActionsFireUntilCancelled() {
         let scheduler = DispatchQueue.test
         var ticks: [Int] = []

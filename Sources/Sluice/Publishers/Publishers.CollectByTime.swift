@@ -227,12 +227,16 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        let upstream = lock.locked { () -> Subscription? in
+        let (upstream, held) = lock.locked { () -> (Subscription?, Bool) in
             self.demand += demand
-            return link.subscription
+            return (link.subscription, !ready.isEmpty || completion != nil)
         }
         if let count { upstream?.request(demand * count) }
-        flush()
+        // Windows held for want of demand go out on the scheduler, like every other window,
+        // never on the thread that asked for them.
+        if held {
+            scheduler.schedule(options: options) { self.flush() }
+        }
     }
 
     @inlinable

@@ -146,7 +146,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
         guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
-        publisher.scheduler.schedule(options: nil) { self.delivery.deliverNext() }
+        publisher.scheduler.schedule(options: publisher.options) { self.delivery.deliverNext() }
     }
 
     @inlinable

@@ -231,7 +231,14 @@ extension DispatchQueue: Scheduler {
                          options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = UncheckedSendable(action)
         let options = options ?? SchedulerOptions()
-        asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) { work.value() }
+        // asyncAfter has no group parameter: the group is entered now and left when the action
+        // has run, as async(group:) would.
+        let group = options.group
+        group?.enter()
+        asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) {
+            work.value()
+            group?.leave()
+        }
     }
 
     /// Performs the action on the queue at the given time and then at every interval, until the
@@ -242,7 +249,13 @@ extension DispatchQueue: Scheduler {
                          _ action: @escaping () -> Void) -> Cancellable {
         let work = UncheckedSendable(action)
         let timer = DispatchSource.makeTimerSource(queue: self)
-        timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) { work.value() }
+        // Each firing belongs to the options' group while it runs.
+        let group = options?.group
+        timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {
+            group?.enter()
+            work.value()
+            group?.leave()
+        }
         timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
         timer.resume()
         return AnyCancellable { timer.cancel() }

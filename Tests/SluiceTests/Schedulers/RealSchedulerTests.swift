@@ -108,6 +108,79 @@ final class RealSchedulerTests: XCTestCase {
         XCTAssertFalse(subscriber.sawConcurrentSignals)
     }
 
+    /// The other hopping operators on a concurrent queue: nothing they accepted is lost,
+    /// order is kept, no two signals overlap, and the completion comes last.
+    func testDebounceOnAConcurrentQueueDeliversTheLastValueOfABurstThenTheCompletion() {
+        let source = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        // A quiet period far longer than the burst, so no value in the middle comes due.
+        source.debounce(for: .milliseconds(500), scheduler: DispatchQueue.global()).subscribe(subscriber)
+        for value in 0..<1_000 { source.send(value) }
+        waitUntil { !subscriber.values.isEmpty }
+        source.send(completion: .finished)
+        waitUntil { subscriber.completion != nil }
+        XCTAssertEqual(subscriber.values, [999])
+        XCTAssertEqual(subscriber.events.last, .completion(.finished))
+        XCTAssertFalse(subscriber.sawConcurrentSignals)
+    }
+
+    func testThrottleOnAConcurrentQueueKeepsOrderAndEndsWithTheLatestValue() {
+        let source = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        source.throttle(for: .milliseconds(2), scheduler: DispatchQueue.global(), latest: true).subscribe(subscriber)
+        for value in 0..<1_000 {
+            source.send(value)
+            if value % 100 == 0 { Thread.sleep(forTimeInterval: 0.003) }
+        }
+        waitUntil { subscriber.values.last == 999 }
+        source.send(completion: .finished)
+        waitUntil { subscriber.completion != nil }
+        XCTAssertEqual(subscriber.values.last, 999)
+        XCTAssertEqual(subscriber.values, subscriber.values.sorted())
+        XCTAssertEqual(Set(subscriber.values).count, subscriber.values.count, "nothing twice")
+        XCTAssertEqual(subscriber.events.last, .completion(.finished))
+        XCTAssertFalse(subscriber.sawConcurrentSignals)
+    }
+
+    func testTimeoutOnAConcurrentQueueLosesNothing() {
+        let source = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        source.timeout(.seconds(30), scheduler: DispatchQueue.global()).subscribe(subscriber)
+        for value in 0..<1_000 { source.send(value) }
+        source.send(completion: .finished)
+        waitUntil { subscriber.completion != nil }
+        XCTAssertEqual(subscriber.values, Array(0..<1_000))
+        XCTAssertEqual(subscriber.events.last, .completion(.finished))
+        XCTAssertFalse(subscriber.sawConcurrentSignals)
+    }
+
+    func testCollectByTimeOnAConcurrentQueueLosesNothing() {
+        let source = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>()
+        source.collect(.byTime(DispatchQueue.global(), .milliseconds(1))).subscribe(subscriber)
+        for value in 0..<1_000 {
+            source.send(value)
+            if value % 100 == 0 { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        source.send(completion: .finished)
+        waitUntil { subscriber.completion != nil }
+        XCTAssertEqual(subscriber.values.flatMap { $0 }, Array(0..<1_000))
+        XCTAssertGreaterThan(subscriber.values.count, 1, "more than one window closed")
+        XCTAssertEqual(subscriber.events.last, .completion(.finished))
+        XCTAssertFalse(subscriber.sawConcurrentSignals)
+    }
+
+    /// A group in the options covers delayed and repeating actions too: the group is left only
+    /// once the action has run.
+    func testDispatchGroupOptionCoversDelayedActions() {
+        let group = DispatchGroup()
+        let ran = Log<String>()
+        work.schedule(after: work.now.advanced(by: .milliseconds(50)), tolerance: .zero,
+                      options: DispatchQueue.SchedulerOptions(group: group)) { ran.append("delayed") }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(ran.all, ["delayed"])
+    }
+
     func testCompletionIsNeverDeliveredBeforeEarlierValues() {
         for _ in 0..<50 {
             let source = PassthroughSubject<Int, Never>()

@@ -1,0 +1,237 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+/// The edges of each time operator at exact virtual times: a value at the boundary instant,
+/// completion and failure while a value is pending, cancellation while pending, no demand.
+@Suite("Time operator edge cases on TestScheduler")
+struct TimeOperatorEdgeCaseTests {
+    typealias Timed = TimeOperatorTests.Timed
+
+    // MARK: delay
+
+    @Test func delayFinishedWhilePendingComesAfterTheValue() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<Int>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.delay(for: .milliseconds(200), scheduler: scheduler).subscribe(timed.subscriber())
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(completion: .finished)
+        scheduler.advance(by: .milliseconds(100))
+        #expect(timed.events == ["1@200"])
+        scheduler.advance(by: .milliseconds(100))
+        #expect(timed.events == ["1@200", "|@300"])
+    }
+
+    // MARK: debounce
+
+    /// A value that arrives at the very instant the pending one comes due: whichever was
+    /// scheduled first at that instant runs first (the scheduler's FIFO order).
+    @Test func debounceValueArrivingAtTheDueInstant() {
+        for sendFirst in [true, false] {
+            let scheduler = DispatchQueue.test
+            let timed = Timed<String>(scheduler)
+            let subject = PassthroughSubject<String, TestError>()
+            let due = scheduler.now.advanced(by: .milliseconds(300))
+            if sendFirst { scheduler.schedule(after: due) { subject.send("b") } }
+            subject.debounce(for: .milliseconds(300), scheduler: scheduler).subscribe(timed.subscriber())
+            subject.send("a")
+            if !sendFirst { scheduler.schedule(after: due) { subject.send("b") } }
+            scheduler.advance(by: .seconds(1))
+            #expect(timed.events == (sendFirst ? ["b@600"] : ["a@300", "b@600"]))
+        }
+    }
+
+    // MARK: throttle
+
+    @Test func throttleFinishedWhilePendingFlushesTheValueFirst() {
+        for latest in [true, false] {
+            let scheduler = DispatchQueue.test
+            let timed = Timed<Int>(scheduler)
+            let subject = PassthroughSubject<Int, TestError>()
+            subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: latest).subscribe(timed.subscriber())
+            subject.send(1)
+            scheduler.advance(by: .milliseconds(10))
+            subject.send(2)
+            subject.send(3)
+            subject.send(completion: .finished)
+            scheduler.advance(by: .milliseconds(100))
+            #expect(timed.events == ["1@0", latest ? "3@100" : "2@100", "|@100"])
+        }
+    }
+
+    @Test func throttleCancelledWhilePendingDeliversNothingMore() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(subscriber)
+        subject.send(1)
+        scheduler.advance()
+        subject.send(2)
+        subscriber.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == nil)
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    /// A value arriving exactly one interval after the last emission starts no new wait.
+    @Test func throttleValueAtTheWindowBoundaryGoesOutAtOnce() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<Int>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(timed.subscriber())
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(2)
+        scheduler.advance()
+        #expect(timed.events == ["1@0", "2@100"])
+    }
+
+    @Test func throttleDropsWhatComesDueWithoutDemand() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<Int>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = timed.subscriber(demand: .max(1))
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(subscriber)
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(10))
+        subject.send(2)
+        scheduler.advance(by: .milliseconds(200))
+        #expect(timed.events == ["1@0"], "2 came due with no demand")
+        subscriber.request(.max(1))
+        scheduler.advance(by: .milliseconds(10))
+        #expect(timed.events == ["1@0"], "a dropped value is not replayed when demand arrives")
+        subject.send(3)
+        scheduler.advance()
+        #expect(timed.events == ["1@0", "3@220"])
+    }
+
+    // MARK: timeout
+
+    @Test func timeoutForwardsAnUpstreamFailureAndStopsTheTimer() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<Int>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.timeout(.milliseconds(500), scheduler: scheduler).subscribe(timed.subscriber())
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(completion: .failure(TestError(code: 4)))
+        scheduler.advance()
+        #expect(timed.events == ["#@100"])
+        scheduler.advance(by: .seconds(1))
+        #expect(timed.events == ["#@100"], "the timer does not fire after the failure")
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func timeoutCompletionWhileAValueIsQueuedComesAfterIt() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<Int>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.timeout(.milliseconds(500), scheduler: scheduler).subscribe(timed.subscriber())
+        subject.send(1)
+        subject.send(completion: .finished)
+        #expect(timed.events == [], "values and completion go out on the scheduler")
+        scheduler.advance()
+        #expect(timed.events == ["1@0", "|@0"])
+    }
+
+    @Test func timeoutCancelledBeforeItFiresDeliversNothing() {
+        let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.milliseconds(500), scheduler: scheduler).subscribe(subscriber)
+        scheduler.advance(by: .milliseconds(100))
+        subscriber.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.events == [.subscription("Timeout")])
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    /// The timer fires at exactly the interval after the last value; a value sent once the
+    /// clock stands there comes too late.
+    @Test func timeoutFiresAtExactlyTheIntervalAfterTheLastValue() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<Int>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.timeout(.milliseconds(500), scheduler: scheduler).subscribe(timed.subscriber())
+        scheduler.advance(by: .milliseconds(499))
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(499))
+        #expect(timed.events == ["1@499"])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(timed.events == ["1@499", "|@999"])
+        subject.send(2)
+        scheduler.advance()
+        #expect(timed.events == ["1@499", "|@999"])
+    }
+
+    // MARK: collect(.byTime)
+
+    @Test func collectByTimeCancelledWhileAWindowIsOpenDeliversNothingAndStopsItsTimer() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<[Int], TestError>()
+        subject.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        subject.send(1)
+        subscriber.cancel()
+        scheduler.advance(by: .seconds(3))
+        #expect(subscriber.values == [])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    /// A value sent once the clock stands at a window's end falls in the next window.
+    @Test func collectByTimeValueAtTheWindowBoundaryFallsInTheNextWindow() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<[Int]>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.collect(.byTime(scheduler, .seconds(1))).subscribe(timed.subscriber())
+        subject.send(1)
+        scheduler.advance(by: .seconds(1))
+        subject.send(2)
+        scheduler.advance(by: .milliseconds(999))
+        #expect(timed.events == ["[1]@1000"])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(timed.events == ["[1]@1000", "[2]@2000"])
+    }
+
+    /// Windows that close while the downstream has no demand are held (Sluice keeps them, see
+    /// the README), and go out on the scheduler once demand arrives, never on the requesting
+    /// thread; the completion waits behind them.
+    @Test func collectByTimeHoldsWindowsWithoutDemandAndDeliversThemOnTheScheduler() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<[Int]>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = timed.subscriber(demand: .none)
+        subject.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        subject.send(1)
+        scheduler.advance(by: .seconds(1))
+        subject.send(2)
+        scheduler.advance(by: .seconds(1))
+        subject.send(completion: .finished)
+        scheduler.advance()
+        #expect(timed.events == [])
+        subscriber.request(.max(1))
+        #expect(timed.events == [], "not on the thread that asked")
+        scheduler.advance()
+        #expect(timed.events == ["[1]@2000"])
+        scheduler.advance(by: .milliseconds(500))
+        subscriber.request(.max(1))
+        scheduler.advance()
+        #expect(timed.events == ["[1]@2000", "[2]@2500", "|@2500"])
+    }
+
+    @Test func collectByTimeFailureDiscardsTheOpenWindow() {
+        let scheduler = DispatchQueue.test
+        let timed = Timed<[Int]>(scheduler)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.collect(.byTime(scheduler, .seconds(1))).subscribe(timed.subscriber())
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(500))
+        subject.send(completion: .failure(TestError()))
+        scheduler.advance()
+        #expect(timed.events == ["#@500"])
+    }
+}
