@@ -3,6 +3,7 @@ extension ConnectablePublisher {
     ///
     /// The first subscriber connects it; when the last subscriber cancels, the connection is
     /// cancelled, and the next subscriber connects again.
+    @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {
         Publishers.Autoconnect(upstream: self)
     }
@@ -17,32 +18,47 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public final let upstream: Upstream
 
-        private let lock = Lock()
-        private var connection: Cancellable?
-        private var subscriberCount = 0
+        @usableFromInline
+        internal let lock = Lock()
+        @usableFromInline @exclusivity(unchecked)
+        internal var connection: Cancellable?
+        /// A `connect()` is under way (it runs outside the lock): later first subscribers wait
+        /// for it instead of connecting a second time.
+        @usableFromInline @exclusivity(unchecked)
+        internal var connecting = false
+        @usableFromInline @exclusivity(unchecked)
+        internal var subscriberCount = 0
 
         /// Creates a publisher that automatically connects to an upstream connectable publisher.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
             let first = lock.locked { () -> Bool in
                 subscriberCount += 1
-                return subscriberCount == 1 && connection == nil
+                guard subscriberCount == 1, connection == nil, !connecting else { return false }
+                connecting = true
+                return true
             }
             upstream.receive(subscriber: AutoconnectInner(downstream: subscriber, parent: self))
             guard first else { return }
             let newConnection = upstream.connect()
-            let stale = lock.locked { () -> Cancellable? in
-                guard subscriberCount > 0, connection == nil else { return newConnection }
+            // Keep the connection if anyone is still subscribed; the last one may have left
+            // while it was being made.
+            let unwanted = lock.locked { () -> Cancellable? in
+                connecting = false
+                guard subscriberCount > 0 else { return newConnection }
                 connection = newConnection
                 return nil
             }
-            stale?.cancel()
+            unwanted?.cancel()
         }
 
-        fileprivate func subscriberCancelled() {
+        @inlinable
+        internal func subscriberCancelled() {
             let ended = lock.locked { () -> Cancellable? in
                 subscriberCount -= 1
                 guard subscriberCount == 0 else { return nil }
@@ -56,50 +72,67 @@ extension Publishers {
 
 /// Sits between the connectable publisher and one subscriber: it counts the subscriber out when
 /// it cancels. The downstream sees the upstream's subscription (by description), as in Combine.
-private final class AutoconnectInner<Downstream: Subscriber, Upstream: ConnectablePublisher>: Subscriber,
+@usableFromInline
+internal final class AutoconnectInner<Downstream: Subscriber, Upstream: ConnectablePublisher>: Subscriber,
     CustomStringConvertible, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline
+    internal typealias Input = Downstream.Input
+    @usableFromInline
+    internal typealias Failure = Downstream.Failure
 
-    let downstream: Downstream
-    let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline
+    internal let downstream: Downstream
+    @usableFromInline
+    internal let parent: Publishers.Autoconnect<Upstream>
 
-    init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
+    @inlinable
+    internal init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
         self.downstream = downstream
         self.parent = parent
     }
 
-    func receive(subscription: Subscription) {
+    @inlinable
+    internal func receive(subscription: Subscription) {
         downstream.receive(subscription: CountedSubscription(subscription, parent: parent))
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
         downstream.receive(input)
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
         downstream.receive(completion: completion)
     }
 
-    var description: String { "Autoconnect" }
+    @usableFromInline
+    internal var description: String { "Autoconnect" }
 
-    final class CountedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-        let lock = Lock()
-        var upstream: Subscription?
-        let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline
+    internal final class CountedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+        @usableFromInline
+        internal let lock = Lock()
+        @usableFromInline @exclusivity(unchecked)
+        internal var upstream: Subscription?
+        @usableFromInline
+        internal let parent: Publishers.Autoconnect<Upstream>
 
-        init(_ upstream: Subscription, parent: Publishers.Autoconnect<Upstream>) {
+        @inlinable
+        internal init(_ upstream: Subscription, parent: Publishers.Autoconnect<Upstream>) {
             self.upstream = upstream
             self.parent = parent
         }
 
-        func request(_ demand: Subscribers.Demand) {
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
             lock.locked { upstream }?.request(demand)
         }
 
-        func cancel() {
+        @inlinable
+        internal func cancel() {
             guard let upstream = lock.locked({ () -> Subscription? in
                 defer { self.upstream = nil }
                 return self.upstream
@@ -108,7 +141,8 @@ private final class AutoconnectInner<Downstream: Subscriber, Upstream: Connectab
             parent.subscriberCancelled()
         }
 
-        var description: String {
+        @usableFromInline
+        internal var description: String {
             lock.locked { upstream }.map { String(describing: $0) } ?? "Autoconnect"
         }
     }

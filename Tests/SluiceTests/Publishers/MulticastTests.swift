@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import Synchronization
 import Sluice
 import SluiceTesting
 
@@ -238,5 +239,32 @@ struct MulticastTests {
             #expect(subscriber.values == first)
             #expect(!subscriber.sawConcurrentSignals)
         }
+    }
+
+    /// Subscribers join and leave from 8 threads at once: the upstream is never subscribed twice
+    /// at the same time (a first subscriber arriving while the previous connection is still
+    /// being made waits for it instead of connecting again), and every connection made is
+    /// cancelled once everyone has left.
+    @Test func autoconnectUnderConcurrentJoinAndCancelConnectsOneAtATime() {
+        let live = Mutex((now: 0, most: 0, connections: 0, cancels: 0))
+        let upstream = Deferred { Just(1).delay(for: .seconds(60), scheduler: ImmediateScheduler.shared) }
+            .handleEvents(receiveSubscription: { _ in
+                live.withLock { $0.now += 1; $0.most = max($0.most, $0.now); $0.connections += 1 }
+            }, receiveCancel: {
+                live.withLock { $0.now -= 1; $0.cancels += 1 }
+            })
+        let shared = upstream.makeConnectable().autoconnect()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<500 {
+                let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+                shared.subscribe(subscriber)
+                subscriber.cancel()
+            }
+        }
+        let counts = live.withLock { $0 }
+        #expect(counts.most == 1, "never two upstream subscriptions at once")
+        #expect(counts.now == 0, "everyone left, so the last connection was cancelled")
+        #expect(counts.connections == counts.cancels)
+        #expect(counts.connections >= 1)
     }
 }
