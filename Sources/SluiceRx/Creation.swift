@@ -27,12 +27,14 @@ extension ObservableType {
     }
 
     /// RxSwift's `Observable.from` for an array, delivered as ``of(_:scheduler:)`` delivers.
+    /// Sluice: `Publishers.Sequence`, as for `of`.
     public static func from(_ array: [Element],
                             scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
         sequence(array, scheduler: scheduler)
     }
 
     /// RxSwift's `Observable.from` for a sequence, delivered as ``of(_:scheduler:)`` delivers.
+    /// Sluice: `Publishers.Sequence`, as for `of`.
     public static func from<S: Sequence>(_ sequence: S,
                                          scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance)
         -> Observable<Element> where S.Element == Element
@@ -40,40 +42,41 @@ extension ObservableType {
         self.sequence(sequence, scheduler: scheduler)
     }
 
-    /// RxSwift's `Observable.from(optional:)`: the element if there is one, then completion
-    /// (Sluice's `Optional.Publisher`).
+    /// RxSwift's `Observable.from(optional:)`: the element if there is one, then completion.
+    /// Sluice: `Optional.Publisher`.
     public static func from(optional: Element?) -> Observable<Element> {
         Observable(Optional.Publisher(optional).setFailureType(to: Swift.Error.self))
     }
 
-    /// RxSwift's `Observable.just`: one element and completion, during the subscription
-    /// (Sluice's `Just`).
+    /// RxSwift's `Observable.just`: one element and completion, during the subscription.
+    /// Sluice: `Just`.
     public static func just(_ element: Element) -> Observable<Element> {
         Observable(Just(element).setFailureType(to: Swift.Error.self))
     }
 
-    /// RxSwift's `Observable.just(_:scheduler:)`: `Just` subscribed on `scheduler`.
+    /// RxSwift's `Observable.just(_:scheduler:)`: the element and completion, on `scheduler`.
+    /// Sluice: `Just` + `subscribe(on:)`.
     public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
         Observable(Just(element).setFailureType(to: Swift.Error.self).subscribe(on: scheduler.sluiceScheduler))
     }
 
-    /// RxSwift's `Observable.empty`: completion, at once (Sluice's `Empty`).
+    /// RxSwift's `Observable.empty`: completion, at once. Sluice: `Empty`.
     public static func empty() -> Observable<Element> {
         Observable(Empty<Element, Swift.Error>())
     }
 
-    /// RxSwift's `Observable.never`: nothing, ever (Sluice's `Empty(completeImmediately: false)`).
+    /// RxSwift's `Observable.never`: nothing, ever. Sluice: `Empty(completeImmediately: false)`.
     public static func never() -> Observable<Element> {
         Observable(Empty<Element, Swift.Error>(completeImmediately: false))
     }
 
-    /// RxSwift's `Observable.error`: the error, at once (Sluice's `Fail`).
+    /// RxSwift's `Observable.error`: the error, at once. Sluice: `Fail`.
     public static func error(_ error: Swift.Error) -> Observable<Element> {
         Observable(Fail<Element, Swift.Error>(error: error))
     }
 
     /// RxSwift's `Observable.deferred`: a fresh observable from `factory` for each subscription;
-    /// an error the factory throws is the sequence's error (Sluice's `Deferred`).
+    /// an error the factory throws is the sequence's error. Sluice: `Deferred` (and `Fail`).
     public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
         Observable(Deferred { () -> AnyPublisher<Element, Swift.Error> in
             do {
@@ -85,12 +88,13 @@ extension ObservableType {
     }
 
     /// RxSwift's `Observable.concat`: each sequence in turn, the next subscribed when the one
-    /// before completes; an error ends it all (Sluice's `append`, `Publishers.Concatenate`).
+    /// before completes; an error ends it all. Sluice: `append` (`Publishers.Concatenate`).
     public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
         concat(sources)
     }
 
     /// RxSwift's `Observable.concat` for a collection of sequences.
+    /// Sluice: `append` (`Publishers.Concatenate`), folded; `Empty` for no sequences.
     public static func concat<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
         guard let first = sources.first else { return empty() }
         return Observable(sources.dropFirst().reduce(first.publisher) { $0.append($1.publisher).eraseToAnyPublisher() })
@@ -98,6 +102,7 @@ extension ObservableType {
 
     /// RxSwift's `Observable.repeatElement`: the element for ever, delivered as
     /// ``of(_:scheduler:)`` delivers; dispose it (or `take`) to stop.
+    /// Sluice: `Publishers.Sequence` of `repeatElement(_:count:)`.
     public static func repeatElement(_ element: Element,
                                      scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance)
         -> Observable<Element>
@@ -120,7 +125,7 @@ extension ObservableType {
 
 extension ObservableType where Element: FixedWidthInteger {
     /// RxSwift's `Observable.range`: `count` integers from `start`, then completion, delivered
-    /// as ``of(_:scheduler:)`` delivers (Sluice's `Publishers.Sequence` of the range).
+    /// as ``of(_:scheduler:)`` delivers. Sluice: `Publishers.Sequence` of the range.
     public static func range(start: Element, count: Element,
                              scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
         precondition(count >= 0, "count can't be negative")
@@ -131,15 +136,16 @@ extension ObservableType where Element: FixedWidthInteger {
         return Observable(publisher.subscribe(on: scheduler.sluiceScheduler))
     }
 
-    /// RxSwift's `Observable.timer(_:scheduler:)`: `0` after `dueTime`, then completion
-    /// (Sluice's `Just` delayed on the scheduler).
+    /// RxSwift's `Observable.timer(_:scheduler:)`: `0` after `dueTime`, then completion.
+    /// Sluice: `Just` + `delay(for:scheduler:)`.
     public static func timer(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         Observable(Just(Element.zero).setFailureType(to: Swift.Error.self)
             .delay(for: .init(dueTime), scheduler: scheduler.sluiceScheduler))
     }
 
-    /// RxSwift's `Observable.interval`: `0, 1, 2, …`, one every `period` on the scheduler
-    /// (Sluice's `scan` over a repeating schedule of the scheduler).
+    /// RxSwift's `Observable.interval`: `0, 1, 2, …`, one every `period` on the scheduler.
+    /// Sluice: the scheduler's repeating `schedule(after:interval:tolerance:options:_:)`, inside
+    /// an `Observable.create`.
     public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let engine = scheduler.sluiceScheduler
         return create { observer in

@@ -21,19 +21,21 @@ import Darwin
 /// (``sluiceScheduler``) it runs timed work by waiting on the current thread, which only
 /// `CurrentThreadScheduler`'s RxSwift role (an `ImmediateSchedulerType`) never asks for.
 public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
-    /// The one instance.
+    /// RxSwift's `CurrentThreadScheduler.instance`: the one instance. SluiceRx's own (Sluice
+    /// has no trampoline scheduler).
     public static let instance = CurrentThreadScheduler()
 
     private init() {}
 
     /// Whether work scheduled now would run at once: `true` when no trampoline runs on this
-    /// thread (RxSwift's `isScheduleRequired`).
+    /// thread (RxSwift's `isScheduleRequired`). SluiceRx's own (Sluice has no counterpart).
     public static var isScheduleRequired: Bool {
         !Trampoline.current.isRunning
     }
 
     /// This scheduler as a Sluice scheduler: `schedule(options:_:)` runs at once or queues on the
-    /// trampoline; timed work waits on the calling thread, then does the same.
+    /// trampoline; timed work waits on the calling thread, then does the same. RxSwift has no
+    /// counterpart. Sluice: an `AnyScheduler` built from closures over the trampoline.
     public var sluiceScheduler: RxEngineScheduler {
         AnyScheduler(
             minimumTolerance: { .zero },

@@ -1,23 +1,30 @@
 import Sluice
 
 /// RxSwift's `ObservableConvertibleType`: anything that can be seen as an ``Observable``.
+/// Sluice: none of its own; the ``Observable`` it gives wraps an `AnyPublisher<Element, Error>`.
 public protocol ObservableConvertibleType {
-    /// The type of the elements.
+    /// RxSwift's `ObservableConvertibleType.Element`: the type of the elements (Sluice: the
+    /// publisher's `Output`).
     associatedtype Element
 
-    /// The sequence as an ``Observable``.
+    /// RxSwift's `asObservable()`: the sequence as an ``Observable``.
+    /// Sluice: an `AnyPublisher<Element, Error>` inside.
     func asObservable() -> Observable<Element>
 }
 
 /// RxSwift's `ObservableType`: a sequence that can be subscribed to. Every SluiceRx operator
 /// is an extension of this protocol, so subjects and relays have them too.
+/// Sluice: `Publisher`'s role, without refining it: each operator is a Sluice operator on the
+/// `AnyPublisher` behind `asObservable()`.
 public protocol ObservableType: ObservableConvertibleType {
-    /// Subscribes `observer`, forwarding every event to it, the terminal one included.
+    /// RxSwift's `ObservableType.subscribe(_:)`: subscribes `observer`, forwarding every event
+    /// to it, the terminal one included. Sluice: `Publisher.subscribe(_:)`.
     func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element
 }
 
 extension ObservableType {
-    /// The sequence as an ``Observable``: an `Observable.create` that subscribes to it.
+    /// RxSwift's `asObservable()`: the sequence as an ``Observable``, an `Observable.create`
+    /// that subscribes to it. SluiceRx's own (`create` has no Sluice counterpart).
     public func asObservable() -> Observable<Element> {
         Observable.create { observer in self.subscribe(observer) }
     }
@@ -39,30 +46,33 @@ extension ObservableType {
 /// An `Observable` is an immutable description of work, safe to pass between threads and to
 /// subscribe to from any of them; the closures inside keep their isolation, which Swift checks
 /// when they run (a main-actor closure run off the main thread stops the process).
+///
+/// Sluice: an `AnyPublisher<Element, Error>`.
 public class Observable<Element>: ObservableType, @unchecked Sendable {
     /// The Sluice publisher this observable is.
     internal let publisher: AnyPublisher<Element, Swift.Error>
 
     /// An observable that is `publisher` (RxSwift has no counterpart; `asObservable()` on a
-    /// Sluice publisher does the same).
+    /// Sluice publisher does the same). Sluice: `eraseToAnyPublisher()`.
     public init<P: Publisher>(_ publisher: P) where P.Output == Element, P.Failure == Swift.Error {
         self.publisher = publisher.eraseToAnyPublisher()
     }
 
-    /// Subscribes `observer`, forwarding every event to it, the terminal one included: a subject
-    /// subscribed to a finite observable completes with it.
+    /// RxSwift's `subscribe(_:)` with an observer: forwards every event to it, the terminal one
+    /// included, so a subject subscribed to a finite observable completes with it.
+    /// Sluice: `subscribe(_:)` of a `Subscriber` that asks for unlimited demand, in the trampoline.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         run(RxSink(onEvent: observer.on))
     }
 
-    /// Itself.
+    /// RxSwift's `asObservable()`: itself. Sluice: its `AnyPublisher`, unchanged.
     public func asObservable() -> Observable<Element> {
         self
     }
 
-    /// This observable as a Sluice publisher, for Sluice's and Combine's operators and
-    /// subscribers; subscribing to it runs inside the current thread's trampoline, as a
-    /// SluiceRx subscription does.
+    /// RxCombine's `asPublisher()` (RxSwift has none): this observable as a Sluice publisher,
+    /// for Sluice's and Combine's operators and subscribers; subscribing to it runs inside the
+    /// current thread's trampoline, as a SluiceRx subscription does. Sluice: `AnyPublisher`.
     public func asPublisher() -> AnyPublisher<Element, Swift.Error> {
         TrampolinedSubscribe(upstream: publisher).eraseToAnyPublisher()
     }
@@ -76,7 +86,8 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
 }
 
 extension ObservableConvertibleType {
-    /// The Sluice publisher behind this sequence (see ``Observable/asPublisher()``).
+    /// RxCombine's `asPublisher()` (RxSwift has none): the Sluice publisher behind this sequence
+    /// (see ``Observable/asPublisher()``). Sluice: `AnyPublisher`.
     public func asPublisher() -> AnyPublisher<Element, Swift.Error> {
         asObservable().asPublisher()
     }
@@ -89,7 +100,7 @@ extension ObservableConvertibleType {
 
 extension Publisher {
     /// This publisher as an ``Observable`` (RxCombine's `asObservable()`); its typed failure
-    /// becomes an untyped `Error`.
+    /// becomes an untyped `Error`. Sluice: `mapError` + `eraseToAnyPublisher()`.
     public func asObservable() -> Observable<Output> {
         Observable(mapError { $0 as Swift.Error })
     }
@@ -97,6 +108,7 @@ extension Publisher {
 
 extension Publisher where Failure == Swift.Error {
     /// This publisher as an ``Observable`` (RxCombine's `asObservable()`).
+    /// Sluice: `eraseToAnyPublisher()`.
     public func asObservable() -> Observable<Output> {
         Observable(self)
     }

@@ -8,24 +8,24 @@ import Sluice
 extension ObservableType {
     // MARK: Transforming
 
-    /// RxSwift's `map`: each element transformed; a thrown error ends the sequence
-    /// (Sluice's `tryMap`).
+    /// RxSwift's `map`: each element transformed; a thrown error ends the sequence.
+    /// Sluice: `tryMap`.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         Observable(source.tryMap(transform))
     }
 
-    /// RxSwift's `compactMap`: the non-`nil` results (Sluice's `tryCompactMap`).
+    /// RxSwift's `compactMap`: the non-`nil` results. Sluice: `tryCompactMap`.
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
         Observable(source.tryCompactMap(transform))
     }
 
-    /// RxSwift's `filter`: the elements that satisfy `predicate` (Sluice's `tryFilter`).
+    /// RxSwift's `filter`: the elements that satisfy `predicate`. Sluice: `tryFilter`.
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         Observable(source.tryFilter(predicate))
     }
 
     /// RxSwift's `flatMap`: subscribes to the sequence made from each element and merges all of
-    /// them, each inner subscription kept until it ends (Sluice's `flatMap`).
+    /// them, each inner subscription kept until it ends. Sluice: `tryMap` + `flatMap`.
     public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source)
         -> Observable<Source.Element>
     {
@@ -34,7 +34,8 @@ extension ObservableType {
 
     /// RxSwift's `flatMapLatest`: subscribes to the sequence made from each element and
     /// disposes the previous inner subscription when the next element arrives; disposing the
-    /// chain disposes the current one (Sluice's `map` + `switchToLatest`, its `flatMapLatest`).
+    /// chain disposes the current one. Sluice: `tryMap` + `switchToLatest` (what Sluice's own
+    /// `flatMapLatest` is, with a throwing transform).
     public func flatMapLatest<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source)
         -> Observable<Source.Element>
     {
@@ -42,8 +43,8 @@ extension ObservableType {
     }
 
     /// RxSwift's `concatMap`: the sequences made from each element, one after the other; the
-    /// elements that arrive meanwhile wait in an unbounded queue, as in RxSwift (Sluice's
-    /// `buffer` + `flatMap(maxPublishers: .max(1))`).
+    /// elements that arrive meanwhile wait in an unbounded queue, as in RxSwift.
+    /// Sluice: `buffer(size: .max, …)` + `tryMap` + `flatMap(maxPublishers: .max(1))`.
     public func concatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source)
         -> Observable<Source.Element>
     {
@@ -52,13 +53,13 @@ extension ObservableType {
             .flatMap(maxPublishers: .max(1)) { $0.asObservable().publisher })
     }
 
-    /// RxSwift's `scan`: each accumulated value, starting from `seed` (Sluice's `tryScan`).
+    /// RxSwift's `scan`: each accumulated value, starting from `seed`. Sluice: `tryScan`.
     public func scan<A>(_ seed: A, accumulator: @escaping (A, Element) throws -> A) -> Observable<A> {
         Observable(source.tryScan(seed, accumulator))
     }
 
-    /// RxSwift 6's `scan(into:accumulator:)`: `scan` with an `inout` accumulator (Sluice's
-    /// `tryScan`).
+    /// RxSwift 6's `scan(into:accumulator:)`: `scan` with an `inout` accumulator.
+    /// Sluice: `tryScan`.
     public func scan<A>(into seed: A, accumulator: @escaping (inout A, Element) throws -> Void) -> Observable<A> {
         Observable(source.tryScan(seed) { current, element in
             var next = current
@@ -67,25 +68,25 @@ extension ObservableType {
         })
     }
 
-    /// RxSwift's `reduce`: the final accumulated value, when the sequence completes (Sluice's
-    /// `tryReduce`).
+    /// RxSwift's `reduce`: the final accumulated value, when the sequence completes.
+    /// Sluice: `tryReduce`.
     public func reduce<A>(_ seed: A, accumulator: @escaping (A, Element) throws -> A) -> Observable<A> {
         Observable(source.tryReduce(seed, accumulator))
     }
 
-    /// RxSwift's `toArray`, as an observable: all elements in one array, on completion
-    /// (Sluice's `collect()`).
+    /// RxSwift's `toArray`, as an observable: all elements in one array, on completion.
+    /// Sluice: `collect()`.
     public func toArray() -> Observable<[Element]> {
         Observable(source.collect())
     }
 
-    /// RxSwift's `startWith`: the given elements first, then the sequence (Sluice's `prepend`).
+    /// RxSwift's `startWith`: the given elements first, then the sequence. Sluice: `prepend`.
     public func startWith(_ elements: Element...) -> Observable<Element> {
         Observable(source.prepend(elements))
     }
 
     /// RxSwift's `materialize`: every event as an element, then completion; the sequence
-    /// itself never fails (Sluice's `map` + `append` + `catch`).
+    /// itself never fails. Sluice: `map` + `append` + `catch`.
     public func materialize() -> Observable<Event<Element>> {
         Observable(source.map { Event.next($0) }
             .append(Just(Event<Element>.completed).setFailureType(to: Swift.Error.self))
@@ -118,66 +119,67 @@ extension ObservableType {
         })
     }
 
-    /// RxSwift's `take(while:)`: elements while `predicate` holds (Sluice's `tryPrefix(while:)`).
+    /// RxSwift's `take(while:)`: elements while `predicate` holds. Sluice: `tryPrefix(while:)`.
     public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         Observable(source.tryPrefix(while: predicate))
     }
 
-    /// RxSwift's `take(until:)`: elements until `other` emits (Sluice's `prefix(untilOutputFrom:)`).
+    /// RxSwift's `take(until:)`: elements until `other` emits.
+    /// Sluice: `prefix(untilOutputFrom:)`.
     public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
         Observable(source.prefix(untilOutputFrom: other.source))
     }
 
-    /// RxSwift's `skip(_:)`: all but the first `count` elements (Sluice's `dropFirst`).
+    /// RxSwift's `skip(_:)`: all but the first `count` elements. Sluice: `dropFirst`.
     public func skip(_ count: Int) -> Observable<Element> {
         Observable(source.dropFirst(count))
     }
 
-    /// RxSwift's `skip(while:)`: elements from the first that fails `predicate` (Sluice's
-    /// `tryDrop(while:)`).
+    /// RxSwift's `skip(while:)`: elements from the first that fails `predicate`.
+    /// Sluice: `tryDrop(while:)`.
     public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         Observable(source.tryDrop(while: predicate))
     }
 
-    /// RxSwift's `skip(until:)`: elements after `other` first emits (Sluice's
-    /// `drop(untilOutputFrom:)`).
+    /// RxSwift's `skip(until:)`: elements after `other` first emits.
+    /// Sluice: `drop(untilOutputFrom:)`.
     public func skip<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
         Observable(source.drop(untilOutputFrom: other.source))
     }
 
     /// RxSwift's `distinctUntilChanged(_:)` with a comparer: drops an element the comparer
-    /// finds equal to the one before (Sluice's `tryRemoveDuplicates(by:)`).
+    /// finds equal to the one before. Sluice: `tryRemoveDuplicates(by:)`.
     public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
         Observable(source.tryRemoveDuplicates(by: comparer))
     }
 
     /// RxSwift's `distinctUntilChanged(_:)` with a key: drops an element whose key equals the
-    /// previous element's (Sluice's `tryRemoveDuplicates(by:)`).
+    /// previous element's. Sluice: `tryRemoveDuplicates(by:)`.
     public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key) -> Observable<Element> {
         Observable(source.tryRemoveDuplicates { try keySelector($0) == keySelector($1) })
     }
 
     // MARK: Errors
 
-    /// RxSwift's `catchAndReturn`: on error, the given element and completion (Sluice's
-    /// `replaceError(with:)`).
+    /// RxSwift's `catchAndReturn`: on error, the given element and completion.
+    /// Sluice: `replaceError(with:)`.
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
         Observable(source.replaceError(with: element).setFailureType(to: Swift.Error.self))
     }
 
-    /// RxSwift's `catch`: on error, continues with the sequence `handler` makes from it
-    /// (Sluice's `tryCatch`).
+    /// RxSwift's `catch`: on error, continues with the sequence `handler` makes from it.
+    /// Sluice: `tryCatch`.
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         Observable(source.tryCatch { try handler($0).publisher })
     }
 
-    /// RxSwift's `retry()`: resubscribes after every error, for ever (Sluice's `retry(.max)`).
+    /// RxSwift's `retry()`: resubscribes after every error, for ever. Sluice: `retry(.max)`.
     public func retry() -> Observable<Element> {
         Observable(source.retry(.max))
     }
 
     /// RxSwift's `retry(_:)`: at most `maxAttemptCount` subscriptions in all, the first
-    /// included, then the last error (Sluice's `retry(maxAttemptCount - 1)`: Combine counts
+    /// included, then the last error. Sluice: `retry(maxAttemptCount - 1)` (Combine counts
     /// retries, RxSwift counts attempts).
     public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         Observable(source.retry(Swift.max(0, maxAttemptCount - 1)))
@@ -185,15 +187,15 @@ extension ObservableType {
 
     // MARK: Threads and time
 
-    /// RxSwift's `observe(on:)`: every event below this point is delivered on `scheduler`
-    /// (Sluice's `receive(on:)`). On a scheduler that is not serial, events are still delivered
+    /// RxSwift's `observe(on:)`: every event below this point is delivered on `scheduler`.
+    /// Sluice: `receive(on:)`. On a scheduler that is not serial, events are still delivered
     /// one at a time and in order, as in RxSwift, because Sluice's `receive(on:)` keeps its own
     /// queue of pending events.
     public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
         Observable(source.receive(on: scheduler.sluiceScheduler))
     }
 
-    /// RxSwift 5's `observeOn(_:)`.
+    /// RxSwift 5's `observeOn(_:)`: `observe(on:)` under its old name. Sluice: `receive(on:)`.
     @available(*, deprecated, renamed: "observe(on:)")
     public func observeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
         observe(on: scheduler)
@@ -201,7 +203,7 @@ extension ObservableType {
 
     /// RxSwift's `subscribe(on:)`: the subscription to everything above this point, and so the
     /// work of a source that does it when subscribed (a `create` closure, `of`), happens on
-    /// `scheduler`, as do disposals (Sluice's `subscribe(on:)`). Its position in the chain does
+    /// `scheduler`, as do disposals. Sluice: `subscribe(on:)`. Its position in the chain does
     /// not matter, and with several, the one closest to the source decides where the source
     /// runs: it is the last to move the subscription before the source sees it. It does not
     /// move elements a source sends later from its own thread.
@@ -209,26 +211,27 @@ extension ObservableType {
         Observable(source.subscribe(on: scheduler.sluiceScheduler))
     }
 
-    /// RxSwift 5's `subscribeOn(_:)`.
+    /// RxSwift 5's `subscribeOn(_:)`: `subscribe(on:)` under its old name.
+    /// Sluice: `subscribe(on:)`.
     @available(*, deprecated, renamed: "subscribe(on:)")
     public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
         subscribe(on: scheduler)
     }
 
-    /// RxSwift's `debounce`: an element once `dueTime` has passed without another (Sluice's
-    /// `debounce(for:scheduler:)`).
+    /// RxSwift's `debounce`: an element once `dueTime` has passed without another.
+    /// Sluice: `debounce(for:scheduler:)`.
     public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         Observable(source.debounce(for: .init(dueTime), scheduler: scheduler.sluiceScheduler))
     }
 
     /// RxSwift's `throttle`: at most one element per `dueTime`, the latest (or with
-    /// `latest: false`, the first) of each window (Sluice's `throttle(for:scheduler:latest:)`).
+    /// `latest: false`, the first) of each window. Sluice: `throttle(for:scheduler:latest:)`.
     public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         Observable(source.throttle(for: .init(dueTime), scheduler: scheduler.sluiceScheduler, latest: latest))
     }
 
-    /// RxSwift's `delay`: every event `dueTime` later, on `scheduler` (Sluice's
-    /// `delay(for:scheduler:)`).
+    /// RxSwift's `delay`: every event `dueTime` later, on `scheduler`.
+    /// Sluice: `delay(for:scheduler:)`.
     public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         Observable(source.delay(for: .init(dueTime), scheduler: scheduler.sluiceScheduler))
     }
@@ -244,6 +247,8 @@ extension ObservableType {
     /// `.forever`: one subject for the observable's lifetime, so a later subscriber gets the
     /// replay and the terminal event without resubscribing (Sluice's `share()`/`share(replay:)`
     /// themselves).
+    ///
+    /// Sluice: `share()`, or `share(replay:)` when `replay` is above 0.
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         precondition(replay >= 0, "share(replay:) requires a non-negative count")
         switch scope {
@@ -256,36 +261,36 @@ extension ObservableType {
 }
 
 extension ObservableType where Element: Equatable {
-    /// RxSwift's `distinctUntilChanged()`: drops an element equal to the one before (Sluice's
-    /// `removeDuplicates()`).
+    /// RxSwift's `distinctUntilChanged()`: drops an element equal to the one before.
+    /// Sluice: `removeDuplicates()`.
     public func distinctUntilChanged() -> Observable<Element> {
         Observable(source.removeDuplicates())
     }
 }
 
 extension ObservableType where Element: ObservableConvertibleType {
-    /// RxSwift's `merge()`: the elements of every inner sequence, as they arrive (Sluice's
-    /// `flatMap`).
+    /// RxSwift's `merge()`: the elements of every inner sequence, as they arrive.
+    /// Sluice: `flatMap`.
     public func merge() -> Observable<Element.Element> {
         Observable(source.flatMap { $0.asObservable().publisher })
     }
 
-    /// RxSwift's `switchLatest()`: the elements of the latest inner sequence (Sluice's
-    /// `switchToLatest`).
+    /// RxSwift's `switchLatest()`: the elements of the latest inner sequence.
+    /// Sluice: `map` + `switchToLatest`.
     public func switchLatest() -> Observable<Element.Element> {
         Observable(source.map { $0.asObservable().publisher }.switchToLatest())
     }
 
-    /// RxSwift's `concat()`: the inner sequences one after the other (Sluice's `buffer` +
-    /// `flatMap(maxPublishers: .max(1))`).
+    /// RxSwift's `concat()`: the inner sequences one after the other.
+    /// Sluice: `buffer` + `flatMap(maxPublishers: .max(1))`, through `concatMap`.
     public func concat() -> Observable<Element.Element> {
         concatMap { $0 }
     }
 }
 
 extension ObservableType {
-    /// RxSwift's `dematerialize()` for an observable of events: the events themselves (Sluice's
-    /// `prefix(while:)` + `tryMap`).
+    /// RxSwift's `dematerialize()` for an observable of events: the events themselves.
+    /// Sluice: `prefix(while:)` + `tryMap`.
     public func dematerialize<Inner>() -> Observable<Inner> where Element == Event<Inner> {
         Observable(source.prefix { !$0.isCompleted }.tryMap { event -> Inner in
             switch event {
@@ -299,25 +304,25 @@ extension ObservableType {
     // MARK: Combining
 
     /// RxSwift's `Observable.merge`: the elements of all the sequences, as they arrive; an
-    /// error from any ends it (Sluice's `Publishers.MergeMany`).
+    /// error from any ends it. Sluice: `Publishers.MergeMany`.
     public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
         merge(sources)
     }
 
-    /// RxSwift's `Observable.merge` for a collection (Sluice's `Publishers.MergeMany`).
+    /// RxSwift's `Observable.merge` for a collection. Sluice: `Publishers.MergeMany`.
     public static func merge<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
         Observable(Publishers.MergeMany(sources.map(\.publisher)))
     }
 
     /// RxSwift's `Observable.combineLatest` of two: the selector's result for the latest
-    /// element of each, once both have one (Sluice's `combineLatest`).
+    /// element of each, once both have one. Sluice: `combineLatest` + `tryMap`.
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
         Observable(source1.source.combineLatest(source2.source).tryMap { try resultSelector($0, $1) })
     }
 
-    /// RxSwift's `Observable.combineLatest` of three (Sluice's `combineLatest`).
+    /// RxSwift's `Observable.combineLatest` of three. Sluice: `combineLatest` + `tryMap`.
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -326,14 +331,14 @@ extension ObservableType {
     }
 
     /// RxSwift's `Observable.zip` of two: the selector's result for each pair of elements taken
-    /// in order (Sluice's `zip`).
+    /// in order. Sluice: `zip` + `tryMap`.
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
         Observable(source1.source.zip(source2.source).tryMap { try resultSelector($0, $1) })
     }
 
-    /// RxSwift's `Observable.zip` of three (Sluice's `zip`).
+    /// RxSwift's `Observable.zip` of three. Sluice: `zip` + `tryMap`.
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -342,7 +347,7 @@ extension ObservableType {
     }
 
     /// RxSwift's `Observable.combineLatest` of a collection: the latest element of each, as an
-    /// array, once all have one (Sluice's `combineLatest`, folded).
+    /// array, once all have one. Sluice: `combineLatest` + `map`, folded; `Empty` for none.
     public static func combineLatest<C: Collection>(_ collection: C) -> Observable<[Element]>
         where C.Element: ObservableType, C.Element.Element == Element
     {
@@ -353,8 +358,8 @@ extension ObservableType {
         })
     }
 
-    /// RxSwift's `Observable.zip` of a collection: one element of each, as an array, in order
-    /// (Sluice's `zip`, folded).
+    /// RxSwift's `Observable.zip` of a collection: one element of each, as an array, in order.
+    /// Sluice: `zip` + `map`, folded; `Empty` for none.
     public static func zip<C: Collection>(_ collection: C) -> Observable<[Element]>
         where C.Element: ObservableType, C.Element.Element == Element
     {
@@ -368,13 +373,14 @@ extension ObservableType {
 
 extension ObservableType {
     /// RxSwift's `Observable.combineLatest` of two without a selector: the pairs.
+    /// Sluice: `combineLatest` + `map`.
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2)
         -> Observable<(O1.Element, O2.Element)> where Element == (O1.Element, O2.Element)
     {
         Observable(source1.source.combineLatest(source2.source).map { ($0, $1) })
     }
 
-    /// RxSwift's `Observable.zip` of two without a selector: the pairs.
+    /// RxSwift's `Observable.zip` of two without a selector: the pairs. Sluice: `zip` + `map`.
     public static func zip<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2)
         -> Observable<(O1.Element, O2.Element)> where Element == (O1.Element, O2.Element)
     {
@@ -383,6 +389,7 @@ extension ObservableType {
 }
 
 /// RxSwift's `SubjectLifetimeScope`: how long `share(replay:scope:)` keeps its connection.
+/// Sluice: none; it picks one `share()`/`share(replay:)` for ever, or a fresh one per connection.
 public enum SubjectLifetimeScope: Sendable {
     /// A connection per run of subscribers: dropped when the last one leaves or the source ends.
     case whileConnected

@@ -2,12 +2,15 @@ import Foundation
 import Sluice
 
 /// RxSwift's `RxTimeInterval`: the time interval that time-based operators take.
+/// Sluice: converted to the dispatch scheduler's `Stride` for each Sluice time operator.
 public typealias RxTimeInterval = DispatchTimeInterval
 
 /// RxSwift's `RxTime`: a scheduler's notion of now.
+/// Sluice: a `Date` worked out from the Sluice scheduler's `now`.
 public typealias RxTime = Date
 
 /// The Sluice scheduler type every SluiceRx scheduler is: dispatch time, dispatch options.
+/// RxSwift has no counterpart. Sluice: `AnySchedulerOf<DispatchQueue>`.
 ///
 /// SluiceRx's schedulers are names for Sluice schedulers, not schedulers of their own: each one
 /// hands its operators this type-erased Sluice scheduler, and `observe(on:)`, `subscribe(on:)`,
@@ -20,27 +23,33 @@ public typealias RxEngineScheduler = AnySchedulerOf<DispatchQueue>
 /// In SluiceRx a scheduler is the Sluice scheduler it wraps (``sluiceScheduler``); `observe(on:)`
 /// and `subscribe(on:)` take any of them. To make your own, return any Sluice scheduler with
 /// dispatch time, erased (`AnyScheduler(myScheduler)`).
+///
+/// Sluice: a `Scheduler`, erased to `AnyScheduler` on dispatch time.
 public protocol ImmediateSchedulerType {
-    /// The Sluice scheduler that does the work.
+    /// The Sluice scheduler that does the work. RxSwift has no counterpart.
+    /// Sluice: an `AnyScheduler` on dispatch time (``RxEngineScheduler``).
     var sluiceScheduler: RxEngineScheduler { get }
 }
 
 /// RxSwift's `SchedulerType`: a scheduler that is also a clock, as time-based operators need.
+/// Sluice: a `Scheduler`'s `now` and its delayed `schedule(after:…)`.
 public protocol SchedulerType: ImmediateSchedulerType {
-    /// The scheduler's notion of now (RxSwift's `now`).
+    /// The scheduler's notion of now (RxSwift's `now`). Sluice: `Scheduler.now`.
     var now: RxTime { get }
 }
 
 extension SchedulerType {
-    /// Now, read from the wrapped Sluice scheduler's clock: the wall clock for the dispatch
-    /// schedulers, virtual time for a test scheduler.
+    /// RxSwift's `SchedulerType.now`: read from the wrapped Sluice scheduler's clock: the wall
+    /// clock for the dispatch schedulers, virtual time for a test scheduler.
+    /// Sluice: `Scheduler.now`, as a `Date`.
     public var now: RxTime {
         let engine = sluiceScheduler
         return Date(timeIntervalSinceNow: secondsFromNow(engine.now))
     }
 
     /// RxSwift's `scheduleRelative(_:dueTime:action:)`: runs `action` with `state` after
-    /// `dueTime` (Sluice's `schedule(after:)`). Disposing the result before then cancels it.
+    /// `dueTime`. Disposing the result before then cancels it.
+    /// Sluice: `schedule(after:tolerance:options:_:)`.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         let engine = sluiceScheduler
@@ -51,8 +60,8 @@ extension SchedulerType {
     }
 
     /// RxSwift's `schedulePeriodic(_:startAfter:period:action:)`: runs `action` after
-    /// `startAfter`, then every `period`, passing each run's result to the next (Sluice's
-    /// repeating `schedule(after:interval:)`). Disposing the result stops it.
+    /// `startAfter`, then every `period`, passing each run's result to the next. Disposing the
+    /// result stops it. Sluice: the repeating `schedule(after:interval:tolerance:options:_:)`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
                                             action: @escaping (StateType) -> StateType) -> Disposable {
         let engine = sluiceScheduler
@@ -67,8 +76,8 @@ extension SchedulerType {
 
 extension ImmediateSchedulerType {
     /// RxSwift's `schedule(_:action:)`: runs `action` with `state` on this scheduler as soon as
-    /// it can (Sluice's `schedule(options:_:)`). Disposing the result before the action starts
-    /// cancels it; disposing it later disposes what the action returned.
+    /// it can. Disposing the result before the action starts cancels it; disposing it later
+    /// disposes what the action returned. Sluice: `schedule(options:_:)`.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let work = ScheduledWork()
         sluiceScheduler.schedule(options: nil) { work.run { action(state) } }
@@ -112,12 +121,13 @@ private final class ScheduledWork: Disposable, @unchecked Sendable {
 
 // MARK: - The dispatch schedulers
 
-/// RxSwift's `SerialDispatchQueueScheduler`: work runs on one serial dispatch queue, in order
-/// (Sluice's `DispatchQueue` scheduler).
+/// RxSwift's `SerialDispatchQueueScheduler`: work runs on one serial dispatch queue, in order.
+/// Sluice: the `DispatchQueue` scheduler, erased with `AnyScheduler`.
 public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
-    /// The queue the work runs on.
+    /// The queue the work runs on (RxSwift keeps its queue internal). Sluice: a `DispatchQueue`,
+    /// which is a Sluice `Scheduler`.
     public let queue: DispatchQueue
-    /// `AnyScheduler(queue)`.
+    /// `AnyScheduler(queue)` (RxSwift has no counterpart). Sluice: `AnyScheduler`.
     public let sluiceScheduler: RxEngineScheduler
 
     internal init(queue: DispatchQueue, engine: RxEngineScheduler) {
@@ -125,13 +135,15 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
         sluiceScheduler = engine
     }
 
-    /// Runs work on `serialQueue`, which must be serial for the order guarantees to hold.
+    /// RxSwift's `init(serialQueue:leeway:)`: runs work on `serialQueue`, which must be serial
+    /// for the order guarantees to hold; `leeway` is not used. Sluice: `AnyScheduler(serialQueue)`.
     public convenience init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
         self.init(queue: serialQueue, engine: AnyScheduler(serialQueue))
     }
 
-    /// Runs work on a new serial queue labelled `internalSerialQueueName`; `serialQueueConfiguration`
-    /// can adjust the queue before use.
+    /// RxSwift's `init(internalSerialQueueName:serialQueueConfiguration:leeway:)`: runs work on a
+    /// new serial queue labelled `internalSerialQueueName`; `serialQueueConfiguration` can adjust
+    /// the queue before use. Sluice: `AnyScheduler` of the new `DispatchQueue`.
     public convenience init(internalSerialQueueName: String,
                             serialQueueConfiguration: ((DispatchQueue) -> Void)? = nil,
                             leeway: DispatchTimeInterval = .nanoseconds(0)) {
@@ -140,20 +152,22 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
         self.init(serialQueue: queue, leeway: leeway)
     }
 
-    /// Runs work on a new serial queue with quality of service `qos`.
+    /// RxSwift's `init(qos:internalSerialQueueName:leeway:)`: runs work on a new serial queue
+    /// with quality of service `qos`. Sluice: `AnyScheduler` of the new `DispatchQueue`.
     public convenience init(qos: DispatchQoS, internalSerialQueueName: String = "rx.global_dispatch_queue.serial",
                             leeway: DispatchTimeInterval = .nanoseconds(0)) {
         self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, qos: qos, attributes: []), leeway: leeway)
     }
 
-    /// Runs work serially on a new queue that targets `queue` (typically a concurrent one).
+    /// RxSwift's `init(queue:internalSerialQueueName:leeway:)`: runs work serially on a new queue
+    /// that targets `queue` (typically a concurrent one). Sluice: `AnyScheduler` of the new queue.
     public convenience init(queue: DispatchQueue, internalSerialQueueName: String,
                             leeway: DispatchTimeInterval = .nanoseconds(0)) {
         self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, attributes: [], target: queue), leeway: leeway)
     }
 }
 
-/// RxSwift's `MainScheduler`: the main queue. Sluice's ``UIScheduler``.
+/// RxSwift's `MainScheduler`: the main queue. Sluice: `UIScheduler`.
 ///
 /// ``instance`` (`UIScheduler.shared`) runs work at once when called on the main thread with
 /// nothing of its own still queued, and otherwise queues it on the main queue behind what it
@@ -164,14 +178,16 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
         super.init(queue: .main, engine: AnyScheduler(UIScheduler.shared))
     }
 
-    /// Inline on the main thread when nothing is queued, else the main queue (`UIScheduler.shared`).
+    /// RxSwift's `MainScheduler.instance`: inline on the main thread when nothing is queued, else
+    /// the main queue. Sluice: `UIScheduler.shared`.
     public static let instance = MainScheduler()
 
-    /// Always the main queue, even from the main thread (`UIScheduler.asynchronous`).
+    /// RxSwift's `MainScheduler.asyncInstance`: always the main queue, even from the main thread.
+    /// Sluice: `UIScheduler.asynchronous`.
     public static let asyncInstance = SerialDispatchQueueScheduler(queue: .main, engine: AnyScheduler(UIScheduler.asynchronous))
 
     /// Stops the process unless called on the main thread (RxSwift's
-    /// `MainScheduler.ensureRunningOnMainThread`).
+    /// `MainScheduler.ensureRunningOnMainThread`). SluiceRx's own (Sluice has no counterpart).
     public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
         if !Thread.isMainThread {
             fatalError(errorMessage ?? "Running on background thread.")
@@ -179,7 +195,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     }
 
     /// Stops the process unless called on the main thread (RxSwift's
-    /// `MainScheduler.ensureExecutingOnScheduler`).
+    /// `MainScheduler.ensureExecutingOnScheduler`). SluiceRx's own (Sluice has no counterpart).
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
         if !Thread.isMainThread {
             fatalError(errorMessage ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread.")
@@ -187,58 +203,66 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     }
 }
 
-/// RxSwift's `ConcurrentDispatchQueueScheduler`: work runs on a concurrent dispatch queue
-/// (Sluice's `DispatchQueue` scheduler).
+/// RxSwift's `ConcurrentDispatchQueueScheduler`: work runs on a concurrent dispatch queue.
+/// Sluice: the `DispatchQueue` scheduler, erased with `AnyScheduler`.
 ///
 /// `observe(on:)` onto it still delivers one event at a time, in order, as in RxSwift: Sluice's
 /// `receive(on:)` keeps its own queue of pending events for every scheduler. Separate chains,
 /// `subscribe(on:)` and time operators still run in parallel.
 public final class ConcurrentDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
-    /// The queue the work runs on.
+    /// The queue the work runs on (RxSwift keeps its queue internal). Sluice: a `DispatchQueue`,
+    /// which is a Sluice `Scheduler`.
     public let queue: DispatchQueue
-    /// `AnyScheduler(queue)`.
+    /// `AnyScheduler(queue)` (RxSwift has no counterpart). Sluice: `AnyScheduler`.
     public let sluiceScheduler: RxEngineScheduler
 
-    /// Runs work on `queue`.
+    /// RxSwift's `init(queue:leeway:)`: runs work on `queue`; `leeway` is not used.
+    /// Sluice: `AnyScheduler(queue)`.
     public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
         self.queue = queue
         sluiceScheduler = AnyScheduler(queue)
     }
 
-    /// Runs work on a new concurrent queue with quality of service `qos`.
+    /// RxSwift's `init(qos:leeway:)`: runs work on a new concurrent queue with quality of
+    /// service `qos`. Sluice: `AnyScheduler` of the new `DispatchQueue`.
     public convenience init(qos: DispatchQoS, leeway: DispatchTimeInterval = .nanoseconds(0)) {
         self.init(queue: DispatchQueue(label: "rxswift.queue.\(qos.qosClass)", qos: qos, attributes: [.concurrent]),
                   leeway: leeway)
     }
 }
 
-/// RxSwift's `ConcurrentMainScheduler`: for `subscribe(on:)` to the main thread. Sluice's
+/// RxSwift's `ConcurrentMainScheduler`: for `subscribe(on:)` to the main thread. Sluice:
 /// `UIScheduler.shared`: at once when already on the main thread, else on the main queue.
 public final class ConcurrentMainScheduler: SchedulerType, @unchecked Sendable {
-    /// The one instance.
+    /// RxSwift's `ConcurrentMainScheduler.instance`: the one instance.
+    /// Sluice: `UIScheduler.shared`.
     public static let instance = ConcurrentMainScheduler()
 
-    /// `AnyScheduler(UIScheduler.shared)`.
+    /// `AnyScheduler(UIScheduler.shared)` (RxSwift has no counterpart). Sluice: `AnyScheduler`.
     public let sluiceScheduler: RxEngineScheduler = AnyScheduler(UIScheduler.shared)
 
     private init() {}
 }
 
 /// RxSwift's `OperationQueueScheduler`: work runs as operations on an `OperationQueue`, so its
-/// `maxConcurrentOperationCount` applies (Sluice's `OperationQueue` scheduler, with its times
-/// expressed as dispatch times).
+/// `maxConcurrentOperationCount` applies. Sluice: the `OperationQueue` scheduler, with its
+/// times expressed as dispatch times.
 ///
 /// `queuePriority` is kept for source compatibility; Sluice's operation-queue scheduler adds
 /// plain block operations, which run at normal priority.
 public final class OperationQueueScheduler: SchedulerType, @unchecked Sendable {
-    /// The queue the work runs on.
+    /// RxSwift's `OperationQueueScheduler.operationQueue`: the queue the work runs on.
+    /// Sluice: an `OperationQueue`, which is a Sluice `Scheduler`.
     public let operationQueue: OperationQueue
-    /// The priority RxSwift gives its operations (not applied; see the type's documentation).
+    /// RxSwift's `OperationQueueScheduler.queuePriority`: the priority RxSwift gives its
+    /// operations (not applied; see the type's documentation). Sluice has no counterpart.
     public let queuePriority: Operation.QueuePriority
-    /// The queue's Sluice scheduler, erased to dispatch time.
+    /// The queue's Sluice scheduler, erased to dispatch time (RxSwift has no counterpart).
+    /// Sluice: an `AnyScheduler` over the `OperationQueue` scheduler's `schedule` methods.
     public let sluiceScheduler: RxEngineScheduler
 
-    /// Runs work on `operationQueue`.
+    /// RxSwift's `init(operationQueue:queuePriority:)`: runs work on `operationQueue`.
+    /// Sluice: the `OperationQueue` scheduler, wrapped in an `AnyScheduler` on dispatch time.
     public init(operationQueue: OperationQueue, queuePriority: Operation.QueuePriority = .normal) {
         self.operationQueue = operationQueue
         self.queuePriority = queuePriority

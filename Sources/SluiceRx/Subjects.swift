@@ -1,6 +1,7 @@
 import Sluice
 
 /// RxSwift's `RxError`: the errors SluiceRx itself raises.
+/// SluiceRx's own (Sluice has no counterpart; SluiceTesting's timeout becomes `.timeout`).
 public enum RxError: Swift.Error, CustomDebugStringConvertible, @unchecked Sendable {
     /// Unknown error.
     case unknown
@@ -17,7 +18,7 @@ public enum RxError: Swift.Error, CustomDebugStringConvertible, @unchecked Senda
     /// A wait ran out of time (`toBlocking(timeout:)`).
     case timeout
 
-    /// RxSwift's descriptions.
+    /// RxSwift's `RxError.debugDescription`, with RxSwift's texts. SluiceRx's own.
     public var debugDescription: String {
         switch self {
         case .unknown: return "Unknown error occurred."
@@ -32,11 +33,13 @@ public enum RxError: Swift.Error, CustomDebugStringConvertible, @unchecked Senda
 }
 
 /// RxSwift's `SubjectType`: an observable that is also an observer.
+/// Sluice: `Subject`'s role; SluiceRx's three subjects each wrap a Sluice subject.
 public protocol SubjectType: ObservableType {
-    /// The observer side's type.
+    /// RxSwift's `SubjectType.Observer`: the observer side's type. SluiceRx's own.
     associatedtype Observer: ObserverType
 
-    /// The observer side.
+    /// RxSwift's `SubjectType.asObserver()`: the observer side.
+    /// Sluice: the subject's `send(_:)` and `send(completion:)`, as `on(_:)`.
     func asObserver() -> Observer
 }
 
@@ -94,18 +97,21 @@ internal final class SubjectCore<Element>: @unchecked Sendable {
 }
 
 /// RxSwift's `PublishSubject`: passes each event to the observers subscribed at the time; after
-/// a terminal event, later subscribers get just that event (Sluice's `PassthroughSubject`).
+/// a terminal event, later subscribers get just that event.
 ///
 /// Subscribing it as an observer to a finite sequence (`source.subscribe(subject)`) forwards the
 /// completion too, which ends the subject for everyone: bind finite sources to a
 /// ``PublishRelay`` instead.
+///
+/// Sluice: `PassthroughSubject`.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
     @unchecked Sendable
 {
     private let subject: PassthroughSubject<Element, Swift.Error>
     private let core: SubjectCore<Element>
 
-    /// A subject with no observers.
+    /// RxSwift's `PublishSubject()`: a subject with no observers.
+    /// Sluice: a new `PassthroughSubject`.
     public init() {
         let subject = PassthroughSubject<Element, Swift.Error>()
         let core = SubjectCore<Element> { event in
@@ -121,37 +127,42 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
         core.owner = self
     }
 
-    /// Whether anyone is subscribed.
+    /// RxSwift's `PublishSubject.hasObservers`: whether anyone is subscribed.
+    /// Sluice: counted with `handleEvents` on the `PassthroughSubject`.
     public var hasObservers: Bool { core.hasObservers }
 
-    /// Whether ``dispose()`` has been called.
+    /// RxSwift's `PublishSubject.isDisposed`: whether ``dispose()`` has been called.
+    /// SluiceRx's own (Sluice's subjects cannot be disposed).
     public var isDisposed: Bool { core.isDisposed }
 
-    /// Sends the event to the current observers (ignored after a terminal event or `dispose()`).
+    /// RxSwift's `PublishSubject.on(_:)`: sends the event to the current observers (ignored
+    /// after a terminal event or `dispose()`). Sluice: `send(_:)` or `send(completion:)`.
     public func on(_ event: Event<Element>) {
         core.on(event)
     }
 
-    /// Itself, as an observer.
+    /// RxSwift's `PublishSubject.asObserver()`: itself, as an observer. SluiceRx's own.
     public func asObserver() -> PublishSubject<Element> {
         self
     }
 
-    /// Stops the subject: later events are ignored and later subscribers get `RxError.disposed`.
+    /// RxSwift's `PublishSubject.dispose()`: stops the subject: later events are ignored and
+    /// later subscribers get `RxError.disposed`. SluiceRx's own (Sluice's subjects have none).
     public func dispose() {
         core.dispose()
     }
 }
 
 /// RxSwift's `BehaviorSubject`: holds a current value, sent to each new subscriber first, then
-/// the later events (Sluice's `CurrentValueSubject`).
+/// the later events. Sluice: `CurrentValueSubject`.
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
     @unchecked Sendable
 {
     private let subject: CurrentValueSubject<Element, Swift.Error>
     private let core: SubjectCore<Element>
 
-    /// A subject whose current value is `value`.
+    /// RxSwift's `BehaviorSubject(value:)`: a subject whose current value is `value`.
+    /// Sluice: `CurrentValueSubject(_:)`.
     public init(value: Element) {
         let subject = CurrentValueSubject<Element, Swift.Error>(value)
         let core = SubjectCore<Element> { event in
@@ -167,39 +178,42 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         core.owner = self
     }
 
-    /// The current value; throws the subject's error if it failed, or `RxError.disposed` after
-    /// `dispose()`.
+    /// RxSwift's `BehaviorSubject.value()`: the current value; throws the subject's error if it
+    /// failed, or `RxError.disposed` after `dispose()`. Sluice: `CurrentValueSubject.value`.
     public func value() throws -> Element {
         if core.isDisposed { throw RxError.disposed(object: self) }
         if let error = core.error { throw error }
         return subject.value
     }
 
-    /// Whether anyone is subscribed.
+    /// RxSwift's `BehaviorSubject.hasObservers`: whether anyone is subscribed.
+    /// Sluice: counted with `handleEvents` on the `CurrentValueSubject`.
     public var hasObservers: Bool { core.hasObservers }
 
-    /// Whether ``dispose()`` has been called.
+    /// RxSwift's `BehaviorSubject.isDisposed`: whether ``dispose()`` has been called.
+    /// SluiceRx's own (Sluice's subjects cannot be disposed).
     public var isDisposed: Bool { core.isDisposed }
 
-    /// Sends the event: a `.next` becomes the current value (ignored after a terminal event or
-    /// `dispose()`).
+    /// RxSwift's `BehaviorSubject.on(_:)`: sends the event: a `.next` becomes the current value
+    /// (ignored after a terminal event or `dispose()`). Sluice: `send(_:)` or `send(completion:)`.
     public func on(_ event: Event<Element>) {
         core.on(event)
     }
 
-    /// Itself, as an observer.
+    /// RxSwift's `BehaviorSubject.asObserver()`: itself, as an observer. SluiceRx's own.
     public func asObserver() -> BehaviorSubject<Element> {
         self
     }
 
-    /// Stops the subject: later events are ignored and later subscribers get `RxError.disposed`.
+    /// RxSwift's `BehaviorSubject.dispose()`: stops the subject: later events are ignored and
+    /// later subscribers get `RxError.disposed`. SluiceRx's own (Sluice's subjects have none).
     public func dispose() {
         core.dispose()
     }
 }
 
 /// RxSwift's `ReplaySubject`: replays the last elements (all of them, for `createUnbounded()`)
-/// to each new subscriber, then passes on the later events (Sluice's `ReplaySubject`).
+/// to each new subscriber, then passes on the later events. Sluice: `ReplaySubject`.
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
     @unchecked Sendable
 {
@@ -221,33 +235,39 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
         core.owner = self
     }
 
-    /// A subject that replays the last `bufferSize` elements.
+    /// RxSwift's `ReplaySubject.create(bufferSize:)`: a subject that replays the last
+    /// `bufferSize` elements. Sluice: `ReplaySubject(bufferSize:)`.
     public static func create(bufferSize: Int) -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: bufferSize)
     }
 
-    /// A subject that replays every element.
+    /// RxSwift's `ReplaySubject.createUnbounded()`: a subject that replays every element.
+    /// Sluice: `ReplaySubject(bufferSize: .max)`.
     public static func createUnbounded() -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: .max)
     }
 
-    /// Whether anyone is subscribed.
+    /// RxSwift's `ReplaySubject.hasObservers`: whether anyone is subscribed.
+    /// Sluice: counted with `handleEvents` on Sluice's `ReplaySubject`.
     public var hasObservers: Bool { core.hasObservers }
 
-    /// Whether ``dispose()`` has been called.
+    /// RxSwift's `ReplaySubject.isDisposed`: whether ``dispose()`` has been called.
+    /// SluiceRx's own (Sluice's subjects cannot be disposed).
     public var isDisposed: Bool { core.isDisposed }
 
-    /// Sends and records the event (ignored after a terminal event or `dispose()`).
+    /// RxSwift's `ReplaySubject.on(_:)`: sends and records the event (ignored after a terminal
+    /// event or `dispose()`). Sluice: `send(_:)` or `send(completion:)`.
     public func on(_ event: Event<Element>) {
         core.on(event)
     }
 
-    /// Itself, as an observer.
+    /// RxSwift's `ReplaySubject.asObserver()`: itself, as an observer. SluiceRx's own.
     public func asObserver() -> ReplaySubject<Element> {
         self
     }
 
-    /// Stops the subject: later events are ignored and later subscribers get `RxError.disposed`.
+    /// RxSwift's `ReplaySubject.dispose()`: stops the subject: later events are ignored and
+    /// later subscribers get `RxError.disposed`. SluiceRx's own (Sluice's subjects have none).
     public func dispose() {
         core.dispose()
     }
@@ -257,56 +277,64 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
 /// RxRelay's `PublishRelay`: a ``PublishSubject`` that only accepts elements, so nothing can
 /// complete or fail it; binding a finite source to it (`bind(to: relay)`) forwards only the
-/// elements.
+/// elements. Sluice: `PassthroughSubject`, through a ``PublishSubject``.
 public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject = PublishSubject<Element>()
 
-    /// A relay with no observers.
+    /// RxRelay's `PublishRelay()`: a relay with no observers.
+    /// Sluice: a new `PassthroughSubject`, inside a ``PublishSubject``.
     public init() {}
 
-    /// Sends an element to the current observers.
+    /// RxRelay's `PublishRelay.accept(_:)`: sends an element to the current observers.
+    /// Sluice: `PassthroughSubject.send(_:)`.
     public func accept(_ event: Element) {
         subject.onNext(event)
     }
 
-    /// Subscribes `observer` to the relay's elements (it never completes).
+    /// RxRelay's `PublishRelay.subscribe(_:)`: subscribes `observer` to the relay's elements (it
+    /// never completes). Sluice: a subscription to the `PassthroughSubject`.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subject.subscribe(observer)
     }
 
-    /// The relay as an observable (that never completes).
+    /// RxRelay's `PublishRelay.asObservable()`: the relay as an observable (that never
+    /// completes). Sluice: the `PassthroughSubject`, through its ``PublishSubject``.
     public func asObservable() -> Observable<Element> {
         subject
     }
 }
 
 /// RxRelay's `BehaviorRelay`: a ``BehaviorSubject`` that only accepts elements; its `value` is
-/// always readable.
+/// always readable. Sluice: `CurrentValueSubject`, through a ``BehaviorSubject``.
 public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject: BehaviorSubject<Element>
 
-    /// A relay whose current value is `value`.
+    /// RxRelay's `BehaviorRelay(value:)`: a relay whose current value is `value`.
+    /// Sluice: `CurrentValueSubject(_:)`, inside a ``BehaviorSubject``.
     public init(value: Element) {
         subject = BehaviorSubject(value: value)
     }
 
-    /// The current value.
+    /// RxRelay's `BehaviorRelay.value`: the current value. Sluice: `CurrentValueSubject.value`.
     public var value: Element {
         // A relay's subject never fails and is never disposed, so this cannot throw.
         (try? subject.value())!
     }
 
-    /// Makes `event` the current value and sends it to the observers.
+    /// RxRelay's `BehaviorRelay.accept(_:)`: makes `event` the current value and sends it to the
+    /// observers. Sluice: `CurrentValueSubject.send(_:)`.
     public func accept(_ event: Element) {
         subject.onNext(event)
     }
 
-    /// Subscribes `observer`: the current value first, then each new one.
+    /// RxRelay's `BehaviorRelay.subscribe(_:)`: subscribes `observer`: the current value first,
+    /// then each new one. Sluice: a subscription to the `CurrentValueSubject`.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subject.subscribe(observer)
     }
 
-    /// The relay as an observable (that never completes).
+    /// RxRelay's `BehaviorRelay.asObservable()`: the relay as an observable (that never
+    /// completes). Sluice: the `CurrentValueSubject`, through its ``BehaviorSubject``.
     public func asObservable() -> Observable<Element> {
         subject
     }
@@ -316,6 +344,8 @@ extension ObservableType {
     /// RxRelay's `bind(to:)` for publish relays: each element is accepted by every relay; a
     /// completion is dropped (relays cannot complete); an error is a programmer error that stops
     /// a debug build ("Binding error to publish relay:").
+    /// Sluice: one unlimited-demand `Subscriber` (the event-closure `subscribe(_:)`); each
+    /// element goes to `PassthroughSubject.send(_:)`.
     public func bind(to relays: PublishRelay<Element>...) -> Disposable {
         subscribe { event in
             switch event {
@@ -327,6 +357,8 @@ extension ObservableType {
     }
 
     /// RxRelay's `bind(to:)` for behavior relays: as for publish relays.
+    /// Sluice: one unlimited-demand `Subscriber` (the event-closure `subscribe(_:)`); each
+    /// element goes to `CurrentValueSubject.send(_:)`.
     public func bind(to relays: BehaviorRelay<Element>...) -> Disposable {
         subscribe { event in
             switch event {

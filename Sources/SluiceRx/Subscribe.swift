@@ -91,8 +91,9 @@ extension ObservableType {
     /// goes to `on`. Receiving `.error` here counts as handling it: ``Hooks/defaultErrorHandler``
     /// is not called. There is no `onDisposed` in this form.
     ///
-    /// Sluice: `sink(receiveCompletion:receiveValue:)` with unlimited demand, the completion
-    /// delivered as `.error` or `.completed`.
+    /// Sluice: `subscribe(_:)` with a `Subscriber` that, like `sink`, asks for unlimited demand,
+    /// the completion delivered as `.error` or `.completed`; `dispose()` is `cancel()` on its
+    /// `Subscription`.
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
         asObservable().run(RxSink(onEvent: on))
     }
@@ -104,7 +105,8 @@ extension ObservableType {
     /// no `onError` goes to ``Hooks/defaultErrorHandler``, with the call stack of this call if
     /// ``Hooks/recordCallStackOnError`` is on.
     ///
-    /// Sluice: a sink with unlimited demand; `dispose()` is `cancel()`.
+    /// Sluice: `subscribe(_:)` with a `Subscriber` that, like `sink`, asks for unlimited demand;
+    /// `dispose()` is `cancel()` on its `Subscription`.
     public func subscribe(onNext: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil,
                           onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
         let callStack = Hooks.subscriptionCallStack()
@@ -123,12 +125,15 @@ extension ObservableType {
     }
 
     /// Seed 002's exercise: `subscribe(onNext:onError:onCompleted:onDisposed:)` that remembers
-    /// where it was called (`#fileID` and `#line`, two stores) instead of a call stack.
+    /// where it was called (`#fileID` and `#line`, two stores) instead of a call stack. RxSwift
+    /// has no counterpart.
     ///
     /// The site is recorded in `log` when one is given, and an error with no `onError` is
     /// passed to ``Hooks/defaultErrorHandler`` with `["Module/File.swift:42"]` as its call stack:
     /// the line to fix, for a fraction of what ``Hooks/recordCallStackOnError`` costs
-    /// (`sluice-bench` measures both). Sluice's own `sink` records the same ``CallSite``.
+    /// (`sluice-bench` measures both). Sluice's own `sink` records the same `CallSite`.
+    ///
+    /// Sluice: `CallSite`, and the same unlimited-demand `Subscriber` as `subscribe(onNext:…)`.
     public func subscribeLogged(onNext: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil,
                                 onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil,
                                 log: SubscribeSiteLog? = nil,
@@ -160,10 +165,19 @@ extension ObservableType {
     /// or pass `disposingWhenReleased: true`. Errors count as handled (the default error
     /// handler is not called), as in RxSwift.
     ///
-    /// - Parameter disposingWhenReleased: SluiceRx's option: end the subscription (cancelling
-    ///   the upstream) at the first event that finds the object gone. Swift on Linux cannot
-    ///   watch an arbitrary object's deallocation, so it ends at that event rather than at the
-    ///   deallocation itself; `onDisposed` is skipped, the object being gone.
+    /// - Parameters:
+    ///   - object: passed to each closure while it lives; held weakly.
+    ///   - disposingWhenReleased: SluiceRx's option: end the subscription (cancelling the
+    ///     upstream) at the first event that finds the object gone. Swift on Linux cannot
+    ///     watch an arbitrary object's deallocation, so it ends at that event rather than at
+    ///     the deallocation itself; `onDisposed` is skipped, the object being gone.
+    ///   - onNext: called with the object and each element.
+    ///   - onError: called with the object and the error that ends the sequence.
+    ///   - onCompleted: called with the object when the sequence completes.
+    ///   - onDisposed: called with the object once the subscription ends, however it ends.
+    ///
+    /// Sluice: the same unlimited-demand `Subscriber` as `subscribe(onNext:…)`; the option
+    /// disposes it through a ``SingleAssignmentDisposable``, which cancels the `Subscription`.
     public func subscribe<Object: AnyObject>(
         with object: Object,
         disposingWhenReleased: Bool = false,
@@ -196,27 +210,33 @@ extension ObservableType {
     /// is a programmer error: a debug build stops with `fatalError("Binding error: …")`, a
     /// release build prints the message and carries on. Handle errors before binding
     /// (`catchAndReturn`).
+    ///
+    /// Sluice: the same unlimited-demand `Subscriber` as `subscribe(onNext:…)`, which it calls.
     public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
         subscribe(onNext: onNext, onError: { error in bindingError(error) })
     }
 
     /// RxCocoa's `bind(to:)`: subscribes the observers, each receiving every event (an error
     /// reaches them; a ``Binder`` treats it as a programmer error).
+    /// Sluice: one unlimited-demand `Subscriber` for all (the event-closure `subscribe(_:)`).
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
         subscribe { event in observers.forEach { $0.on(event) } }
     }
 
-    /// RxCocoa's `bind(to:)` for observers of optional elements.
+    /// RxCocoa's `bind(to:)` for observers of optional elements, each element wrapped.
+    /// Sluice: one unlimited-demand `Subscriber` for all, as for the other `bind(to:)`.
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element? {
         subscribe { event in observers.forEach { $0.on(event.map { $0 as Element? }) } }
     }
 
     /// RxCocoa's `bind(to:)` with a binder function: returns `binder(self)`.
+    /// SluiceRx's own (Sluice has no counterpart): it subscribes nothing itself.
     public func bind<Result>(to binder: (Self) -> Result) -> Result {
         binder(self)
     }
 
-    /// RxCocoa's `bind(to:curriedArgument:)`.
+    /// RxCocoa's `bind(to:curriedArgument:)`: returns `binder(self)(curriedArgument)`.
+    /// SluiceRx's own (Sluice has no counterpart): it subscribes nothing itself.
     public func bind<R1, R2>(to binder: (Self) -> (R1) -> R2, curriedArgument: R1) -> R2 {
         binder(self)(curriedArgument)
     }
@@ -224,25 +244,29 @@ extension ObservableType {
 
 /// A thread-safe record of where `subscribeLogged` was called, and of the errors that reached
 /// a `subscribeLogged` without an `onError`, with the site (seed 002's exercise).
+/// RxSwift has no counterpart. Sluice: its `CallSite`s, kept behind a lock.
 public final class SubscribeSiteLog: Sendable {
     private let entries = LockedBox<[CallSite]>([])
     private let errors = LockedBox<[(site: CallSite, error: String)]>([])
 
-    /// An empty log.
+    /// An empty log. RxSwift has no counterpart; SluiceRx's own.
     public init() {}
 
-    /// Every subscribe site recorded so far, in order.
+    /// Every subscribe site recorded so far, in order. RxSwift has no counterpart.
+    /// Sluice: `CallSite`.
     public var sites: [CallSite] { entries.value }
 
     /// The unhandled errors so far: the site of the subscribe call and the error's description.
+    /// RxSwift has no counterpart. Sluice: `CallSite`.
     public var unhandledErrors: [(site: CallSite, error: String)] { errors.value }
 
-    /// Records a subscribe site.
+    /// Records a subscribe site. RxSwift has no counterpart. Sluice: `CallSite`.
     public func record(_ site: CallSite) {
         entries.mutate { $0.append(site) }
     }
 
-    /// Records an unhandled error and the site of the subscription it reached.
+    /// Records an unhandled error and the site of the subscription it reached. RxSwift has no
+    /// counterpart. Sluice: `CallSite`.
     public func recordUnhandled(_ error: Swift.Error, at site: CallSite) {
         errors.mutate { $0.append((site, "\(error)")) }
     }

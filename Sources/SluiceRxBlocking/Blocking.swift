@@ -22,7 +22,7 @@ extension ObservableConvertibleType {
 }
 
 /// RxBlocking's `BlockingObservable`: a sequence seen through blocking calls (see
-/// ``ObservableConvertibleType/toBlocking(timeout:)``).
+/// `toBlocking(timeout:)`). Sluice: `SluiceTesting`'s `BlockingPublisher`, over `asPublisher()`.
 public struct BlockingObservable<Element> {
     private let source: Observable<Element>
     private let timeout: TimeInterval?
@@ -32,23 +32,27 @@ public struct BlockingObservable<Element> {
         self.timeout = timeout
     }
 
-    /// Every element, once the sequence completes; throws its error if it fails.
+    /// RxBlocking's `toArray()`: every element, once the sequence completes; throws its error if
+    /// it fails. Sluice: `BlockingPublisher.values()`.
     public func toArray() throws -> [Element] {
         try wait { try $0.values() }
     }
 
-    /// The first element (then disposes the subscription), or `nil` if the sequence completes
-    /// without one; throws its error if it fails first.
+    /// RxBlocking's `first()`: the first element (then disposes the subscription), or `nil` if
+    /// the sequence completes without one; throws its error if it fails first.
+    /// Sluice: `BlockingPublisher.first()`.
     public func first() throws -> Element? {
         try wait { try $0.first() }
     }
 
-    /// The last element, once the sequence completes, or `nil` if there was none.
+    /// RxBlocking's `last()`: the last element, once the sequence completes, or `nil` if there
+    /// was none. Sluice: `BlockingPublisher.last()`.
     public func last() throws -> Element? {
         try wait { try $0.last() }
     }
 
-    /// The only element; throws `RxError.noElements` or `RxError.moreThanOneElement` otherwise.
+    /// RxBlocking's `single()`: the only element; throws `RxError.noElements` or
+    /// `RxError.moreThanOneElement` otherwise. Sluice: `BlockingPublisher.values()`, then counted.
     public func single() throws -> Element {
         let elements = try toArray()
         guard let only = elements.first else { throw RxError.noElements }
@@ -56,12 +60,14 @@ public struct BlockingObservable<Element> {
         return only
     }
 
-    /// The only element satisfying `predicate`; throws as ``single()`` does.
+    /// RxBlocking's `single(_:)`: the only element satisfying `predicate`; throws as ``single()``
+    /// does. Sluice: `tryFilter` (SluiceRx's `filter`), then `BlockingPublisher.values()`.
     public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
         try source.filter(predicate).toBlocking(timeout: timeout).single()
     }
 
-    /// How the sequence ended, with the elements before: an error is returned, not thrown.
+    /// RxBlocking's `materialize()`: how the sequence ended, with the elements before: an error
+    /// is returned, not thrown. Sluice: `BlockingPublisher.completion()`.
     public func materialize() throws -> MaterializedSequenceResult<Element> {
         let (elements, completion) = try wait { try $0.completion() }
         switch completion {
@@ -82,6 +88,7 @@ public struct BlockingObservable<Element> {
 }
 
 /// RxBlocking's `MaterializedSequenceResult`: the elements and how the sequence ended.
+/// Sluice: the values and `Subscribers.Completion` that `BlockingPublisher.completion()` returns.
 public enum MaterializedSequenceResult<Element> {
     /// It completed after these elements.
     case completed(elements: [Element])

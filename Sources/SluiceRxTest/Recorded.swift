@@ -1,22 +1,24 @@
 import SluiceRx
 
 /// RxTest's `TestTime`: virtual time, in ticks of a ``TestScheduler``.
+/// Sluice: none; ``TestScheduler`` turns ticks into `SluiceTesting`'s virtual dispatch time.
 public typealias TestTime = Int
 
-/// RxTest's `Recorded`: a value (usually an ``Event``) at a virtual time.
+/// RxTest's `Recorded`: a value (usually an `Event`) at a virtual time.
+/// SluiceRx's own (Sluice has no counterpart).
 public struct Recorded<Value>: CustomDebugStringConvertible {
-    /// When it happened, in ticks.
+    /// RxTest's `Recorded.time`: when it happened, in ticks. SluiceRx's own.
     public let time: TestTime
-    /// What happened.
+    /// RxTest's `Recorded.value`: what happened. SluiceRx's own.
     public let value: Value
 
-    /// A value at `time`.
+    /// RxTest's `Recorded(time:value:)`: a value at `time`. SluiceRx's own.
     public init(time: TestTime, value: Value) {
         self.time = time
         self.value = value
     }
 
-    /// `value @ time`, as RxTest prints it.
+    /// RxTest's `Recorded.debugDescription`: `value @ time`, as RxTest prints it. SluiceRx's own.
     public var debugDescription: String {
         "\(value) @ \(time)"
     }
@@ -25,17 +27,20 @@ public struct Recorded<Value>: CustomDebugStringConvertible {
 extension Recorded: Equatable where Value: Equatable {}
 
 extension Recorded {
-    /// `.next(210, x)`: the element `x` at tick 210.
+    /// RxTest's `Recorded.next(_:_:)`: `.next(210, x)` is the element `x` at tick 210.
+    /// SluiceRx's own.
     public static func next<T>(_ time: TestTime, _ element: T) -> Recorded<Event<T>> where Value == Event<T> {
         Recorded(time: time, value: .next(element))
     }
 
-    /// `.completed(250)`: completion at tick 250.
+    /// RxTest's `Recorded.completed(_:_:)`: `.completed(250)` is completion at tick 250.
+    /// SluiceRx's own.
     public static func completed<T>(_ time: TestTime, _ type: T.Type = T.self) -> Recorded<Event<T>> where Value == Event<T> {
         Recorded(time: time, value: .completed)
     }
 
-    /// `.error(250, error)`: the error at tick 250.
+    /// RxTest's `Recorded.error(_:_:_:)`: `.error(250, error)` is the error at tick 250.
+    /// SluiceRx's own.
     public static func error<T>(_ time: TestTime, _ error: Swift.Error, _ type: T.Type = T.self) -> Recorded<Event<T>>
         where Value == Event<T>
     {
@@ -45,19 +50,23 @@ extension Recorded {
 
 /// RxTest's `Subscription`: when a test observable was subscribed to and when that subscription
 /// ended (disposed, or the observable's terminal event); `Int.max` while it lasts.
+/// SluiceRx's own; not Sluice's `Subscription` protocol, which it shares a name with.
 public struct Subscription: Equatable, Hashable, Sendable, CustomDebugStringConvertible {
-    /// The tick of the subscription.
+    /// RxTest's `Subscription.subscribe`: the tick of the subscription. SluiceRx's own.
     public let subscribe: TestTime
-    /// The tick it ended, `Int.max` if it has not.
+    /// RxTest's `Subscription.unsubscribe`: the tick it ended, `Int.max` if it has not.
+    /// SluiceRx's own.
     public let unsubscribe: TestTime
 
-    /// A subscription from `subscribe` to `unsubscribe` (for ever, by default).
+    /// RxTest's `Subscription(_:_:)`: a subscription from `subscribe` to `unsubscribe` (for
+    /// ever, by default). SluiceRx's own.
     public init(_ subscribe: TestTime, _ unsubscribe: TestTime = .max) {
         self.subscribe = subscribe
         self.unsubscribe = unsubscribe
     }
 
-    /// `(200, 1000)`, or `(200, Infinity)` while it lasts.
+    /// RxTest's `Subscription.debugDescription`: `(200, 1000)`, or `(200, Infinity)` while it
+    /// lasts. SluiceRx's own.
     public var debugDescription: String {
         "(\(subscribe), \(unsubscribe == .max ? "Infinity" : String(unsubscribe)))"
     }

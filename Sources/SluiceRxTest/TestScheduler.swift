@@ -4,7 +4,7 @@ import SluiceRx
 import SluiceTesting
 
 /// RxTest's `TestScheduler`: virtual time in integer ticks, for testing SluiceRx chains
-/// deterministically; SluiceTesting's `TestScheduler` (on dispatch time) underneath.
+/// deterministically. Sluice: `SluiceTesting`'s `TestScheduler`, on dispatch time.
 ///
 /// One tick is `resolution` seconds (1 by default), so `debounce(.seconds(1), scheduler:)`
 /// waits one tick. As in RxTest, with `simulateProcessingDelay` (the default) work scheduled
@@ -19,20 +19,24 @@ import SluiceTesting
 /// // xs.subscriptions == [Subscription(200, 300)]
 /// ```
 public final class TestScheduler: SchedulerType, @unchecked Sendable {
-    /// The Sluice virtual-time scheduler that keeps the clock and runs the work.
+    /// The Sluice virtual-time scheduler that keeps the clock and runs the work (RxTest has no
+    /// counterpart). Sluice: `SluiceTesting.TestScheduler`.
     public let virtualTimeScheduler: SluiceTesting.TestScheduler<DispatchQueue.SchedulerTimeType,
                                                                  DispatchQueue.SchedulerOptions>
-    /// Seconds per tick.
+    /// Seconds per tick: the `resolution` RxTest's initialiser takes. SluiceRx's own.
     public let resolution: Double
-    /// Whether work scheduled for now (or the past) runs a tick later, as in RxTest.
+    /// Whether work scheduled for now (or the past) runs a tick later, as in RxTest: the
+    /// `simulateProcessingDelay` RxTest's initialiser takes. SluiceRx's own.
     public let simulateProcessingDelay: Bool
-    /// The tick the clock started at.
+    /// The tick the clock started at: the `initialClock` RxTest's initialiser takes.
+    /// SluiceRx's own.
     public let initialClock: TestTime
 
     private let zero: DispatchQueue.SchedulerTimeType
     private let tickNanoseconds: Int
 
-    /// A scheduler whose clock starts at `initialClock`.
+    /// RxTest's `TestScheduler(initialClock:resolution:simulateProcessingDelay:)`: a scheduler
+    /// whose clock starts at `initialClock`. Sluice: a new `SluiceTesting.TestScheduler`.
     public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
         precondition(resolution > 0, "TestScheduler needs a positive resolution")
         let engine = SluiceTesting.TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>()
@@ -44,17 +48,20 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
         tickNanoseconds = max(1, Int((resolution * 1e9).rounded()))
     }
 
-    /// The current virtual time, in ticks.
+    /// RxTest's `clock`: the current virtual time, in ticks.
+    /// Sluice: the `SluiceTesting.TestScheduler`'s `now`, counted in ticks.
     public var clock: TestTime {
         ticks(of: virtualTimeScheduler.now)
     }
 
-    /// Now, as a date: `clock * resolution` seconds after 1970, as in RxTest.
+    /// RxTest's `now`: `clock * resolution` seconds after 1970, as a date.
+    /// Sluice: the virtual clock, through ``clock``.
     public var now: RxTime {
         Date(timeIntervalSince1970: Double(clock) * resolution)
     }
 
-    /// The virtual-time scheduler, erased, with RxTest's processing delay applied.
+    /// The virtual-time scheduler, erased, with RxTest's processing delay applied (RxTest has no
+    /// counterpart). Sluice: an `AnyScheduler` over the `SluiceTesting.TestScheduler`.
     public var sluiceScheduler: RxEngineScheduler {
         let engine = virtualTimeScheduler
         return AnyScheduler(
@@ -71,29 +78,34 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
             })
     }
 
-    /// Runs `action` at tick `time` (a tick later if that is not in the future and the
-    /// processing delay is simulated).
+    /// RxTest's `scheduleAt(_:action:)`: runs `action` at tick `time` (a tick later if that is
+    /// not in the future and the processing delay is simulated).
+    /// Sluice: `schedule(after:tolerance:options:_:)` on the `SluiceTesting.TestScheduler`.
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) {
         virtualTimeScheduler.schedule(after: adjusted(instant(of: time)), tolerance: .zero, options: nil, action)
     }
 
-    /// Runs everything scheduled, moving the clock as it goes, until nothing is left.
+    /// RxTest's `start()`: runs everything scheduled, moving the clock as it goes, until nothing
+    /// is left. Sluice: `SluiceTesting.TestScheduler.run()`.
     public func start() {
         virtualTimeScheduler.run()
     }
 
-    /// Runs everything due up to and including tick `time`, and moves the clock there.
+    /// RxTest's `advanceTo(_:)`: runs everything due up to and including tick `time`, and moves
+    /// the clock there. Sluice: `SluiceTesting.TestScheduler.advance(to:)`.
     public func advanceTo(_ time: TestTime) {
         virtualTimeScheduler.advance(to: instant(of: time))
     }
 
-    /// An observer that records every event with the tick it arrived at.
+    /// RxTest's `createObserver(_:)`: an observer that records every event with the tick it
+    /// arrived at. SluiceRx's own: a ``TestableObserver``.
     public func createObserver<Element>(_ type: Element.Type) -> TestableObserver<Element> {
         TestableObserver(scheduler: self)
     }
 
-    /// A hot observable: plays `events` at their ticks to whoever is subscribed then, and
-    /// records each subscription.
+    /// RxTest's `createHotObservable(_:)`: a hot observable that plays `events` at their ticks
+    /// to whoever is subscribed then, and records each subscription.
+    /// Sluice: one ``scheduleAt(_:action:)`` per event, on the `SluiceTesting.TestScheduler`.
     public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>]) -> TestableObservable<Element> {
         let observable = TestableObservable<Element>(scheduler: self, events: events, hot: true)
         for recorded in events {
@@ -102,21 +114,24 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
         return observable
     }
 
-    /// A cold observable: plays `events` to each subscriber, their ticks counted from its
-    /// subscription, and records each subscription.
+    /// RxTest's `createColdObservable(_:)`: a cold observable that plays `events` to each
+    /// subscriber, their ticks counted from its subscription, and records each subscription.
+    /// Sluice: one ``scheduleAt(_:action:)`` per event and subscription.
     public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> TestableObservable<Element> {
         TestableObservable(scheduler: self, events: events, hot: false)
     }
 
-    /// A hot observable played from a marble diagram (SluiceTesting's `hot`): one tick per
-    /// character from now, values from `values`, errors for `#` from `errors`.
+    /// A hot observable played from a marble diagram: one tick per character from now, values
+    /// from `values`, errors for `#` from `errors`. RxTest has no marble form.
+    /// Sluice: `SluiceTesting`'s `hot(_:values:errors:…)`, a `HotMarblePublisher`.
     public func createHotObservable<Element>(_ marbles: String, values: [String: Element],
                                              errors: [String: Swift.Error] = [:]) -> Observable<Element> {
         virtualTimeScheduler.hot(marbles, values: values, errors: errors, tick: tickDuration).asObservable()
     }
 
-    /// A cold observable played from a marble diagram (SluiceTesting's `cold`): one tick per
-    /// character from each subscription.
+    /// A cold observable played from a marble diagram: one tick per character from each
+    /// subscription. RxTest has no marble form.
+    /// Sluice: `SluiceTesting`'s `cold(_:values:errors:…)`, a `ColdMarblePublisher`.
     public func createColdObservable<Element>(_ marbles: String, values: [String: Element],
                                               errors: [String: Swift.Error] = [:]) -> Observable<Element> {
         virtualTimeScheduler.cold(marbles, values: values, errors: errors, tick: tickDuration).asObservable()
@@ -124,7 +139,8 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
 
     /// RxTest's `start(created:subscribed:disposed:create:)`: makes the observable at `created`,
     /// subscribes an observer at `subscribed`, disposes at `disposed`, runs everything, and
-    /// returns what the observer recorded.
+    /// returns what the observer recorded. Sluice: three ``scheduleAt(_:action:)`` calls, then
+    /// `SluiceTesting.TestScheduler.run()`.
     public func start<Element>(created: TestTime = 100, subscribed: TestTime = 200, disposed: TestTime = 1000,
                                create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
         var source: Observable<Element>?
@@ -137,7 +153,8 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
         return observer
     }
 
-    /// `start` with the default creation and subscription ticks (100, 200).
+    /// RxTest's `start(disposed:create:)`: `start` with the default creation and subscription
+    /// ticks (100, 200). Sluice: as `start(created:subscribed:disposed:create:)`.
     public func start<Element>(disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
         start(created: 100, subscribed: 200, disposed: disposed, create: create)
     }
@@ -166,6 +183,7 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
 }
 
 /// RxTest's `TestableObserver`: records every event with its tick.
+/// SluiceRx's own; the tick is read from the ``TestScheduler``'s clock.
 public final class TestableObserver<Element>: ObserverType, @unchecked Sendable {
     private unowned let scheduler: TestScheduler
     private let lock = NSLock()
@@ -175,14 +193,15 @@ public final class TestableObserver<Element>: ObserverType, @unchecked Sendable 
         self.scheduler = scheduler
     }
 
-    /// The events so far, with their ticks.
+    /// RxTest's `TestableObserver.events`: the events so far, with their ticks. SluiceRx's own.
     public var events: [Recorded<Event<Element>>] {
         lock.lock()
         defer { lock.unlock() }
         return recorded
     }
 
-    /// Records the event at the scheduler's current tick.
+    /// RxTest's `TestableObserver.on(_:)`: records the event at the scheduler's current tick.
+    /// SluiceRx's own.
     public func on(_ event: Event<Element>) {
         let time = scheduler.clock
         lock.lock()
@@ -192,9 +211,10 @@ public final class TestableObserver<Element>: ObserverType, @unchecked Sendable 
 }
 
 /// RxTest's `TestableObservable`: a hot or cold test observable, with the events it plays and
-/// the subscriptions it has seen.
+/// the subscriptions it has seen. SluiceRx's own: an `Observable.create` whose events are
+/// scheduled on the `SluiceTesting.TestScheduler`.
 public final class TestableObservable<Element>: ObservableType, @unchecked Sendable {
-    /// The events it plays.
+    /// RxTest's `TestableObservable.recordedEvents`: the events it plays. SluiceRx's own.
     public let recordedEvents: [Recorded<Event<Element>>]
 
     private unowned let scheduler: TestScheduler
@@ -210,21 +230,24 @@ public final class TestableObservable<Element>: ObservableType, @unchecked Senda
         self.hot = hot
     }
 
-    /// Every subscription so far: when it started and when it ended.
+    /// RxTest's `TestableObservable.subscriptions`: every subscription so far, when it started
+    /// and when it ended. SluiceRx's own.
     public var subscriptions: [Subscription] {
         lock.lock()
         defer { lock.unlock() }
         return recordedSubscriptions
     }
 
-    /// Subscribes `observer`, recording the subscription.
+    /// RxTest's `TestableObservable.subscribe(_:)`: subscribes `observer`, recording the
+    /// subscription. Sluice: the unlimited-demand subscription of ``asObservable()``.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         asObservable().subscribe(observer)
     }
 
     /// The test observable as an observable: an `Observable.create` that registers the observer
     /// (hot) or schedules the events from now (cold), and records when it was subscribed and
-    /// when that ended.
+    /// when that ended. RxSwift's `asObservable()`; SluiceRx's own (`create` has no Sluice
+    /// counterpart).
     public func asObservable() -> Observable<Element> {
         Observable.create { [self] observer in
             let index = startSubscription()
