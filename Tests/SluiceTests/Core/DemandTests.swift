@@ -17,6 +17,36 @@ struct DemandTests {
         #expect(Demand.max(Int.max) != .unlimited)
     }
 
+    /// Combine stops the program for a negative `.max`, and for a zero request; the message
+    /// says what was wrong.
+    @Test func negativeMaxAndZeroRequestsStopTheProgramWithAClearMessage() async throws {
+        let negative = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Subscribers.Demand.max(-1)
+        }
+        #expect(String(decoding: negative.standardErrorContent, as: UTF8.self)
+                    .contains("Subscribers.Demand.max(_:) requires a non-negative value, got -1"))
+        let zero = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subject = PassthroughSubject<Int, Never>()
+            final class Once: Subscriber, @unchecked Sendable {
+                func receive(subscription: Subscription) { subscription.request(.none) }
+                func receive(_ input: Int) -> Subscribers.Demand { .none }
+                func receive(completion: Subscribers.Completion<Never>) {}
+            }
+            subject.subscribe(Once())
+        }
+        #expect(String(decoding: zero.standardErrorContent, as: UTF8.self)
+                    .contains("API Violation: demand must not be zero"))
+    }
+
+    /// Apple's documentation: a negative demand is impossible; an operation whose result would
+    /// be negative gives `.max(0)`.
+    @Test func integerArithmeticNeverGoesNegative() {
+        #expect(Demand.max(2) + (-5) == .none)
+        #expect(Demand.max(2) * -3 == .none)
+        #expect(Demand.max(2) - 5 == .none)
+        #expect(Demand.unlimited + (-5) == .unlimited)
+    }
+
     @Test func additionSaturatesAtUnlimited() {
         #expect(Demand.max(100) + .max(42) == .max(142))
         #expect(Demand.max(42) + .unlimited == .unlimited)
