@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one delivery state machine of every operator that hops to a scheduler (`receive(on:)`,
 /// `delay`, `debounce`, `throttle`, `timeout`, `collect(_:options:)`).
 ///
@@ -33,6 +35,13 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// For batched delivery: a drain action is scheduled and has not finished.
     @usableFromInline @exclusivity(unchecked)
     internal var drainPending = false
+    /// The events a drain has taken from the queue and is delivering; only the one drain that
+    /// holds `drainPending` touches it.
+    @usableFromInline @exclusivity(unchecked)
+    internal var batch: [Event] = []
+    /// Set by `cancel()`, read by a drain between deliveries instead of taking the lock.
+    @usableFromInline
+    internal let cancelled = Atomic<Bool>(false)
 
     @inlinable
     internal init(_ downstream: Downstream) {
@@ -122,51 +131,58 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
-    /// Delivers up to ``batchSize`` queued events in order, one at a time. Returns whether
-    /// events remain, in which case the caller schedules another drain.
+    /// Delivers what is queued, up to ``batchSize`` events, and says whether more are left (the
+    /// drain flag stays set: the caller schedules another drain, so other work on the scheduler
+    /// runs between batches). Events are taken from the queue a batch at a time, in one critical
+    /// section; between deliveries only the `cancelled` flag is read, so a cancel stops delivery
+    /// before the next event.
     @inlinable
     internal func drain(requestingMore: (Subscribers.Demand) -> Void = { _ in }) -> Bool {
         var delivered = 0
         while true {
             // One critical section decides both what to deliver and whether this drain ends: a
             // second look at `drainPending` could see a newer drain's flag and schedule a rival.
-            let (next, scheduleAnother) = lock.locked { () -> ((Downstream, Event)?, Bool) in
-                guard let downstream, let event = queue.popFirst() else {
+            let (target, scheduleAnother) = lock.locked { () -> (Downstream?, Bool) in
+                guard let downstream, !queue.isEmpty else {
                     drainPending = false
                     return (nil, false)
                 }
-                if delivered == HopDelivery.batchSize {
-                    // Put it back for the next drain; the pending flag stays set.
-                    queue.prepend(event)
-                    return (nil, true)
+                if delivered == HopDelivery.batchSize { return (nil, true) }
+                let taken = Swift.min(queue.count, HopDelivery.batchSize - delivered)
+                for _ in 0..<taken {
+                    if let event = queue.popFirst() { batch.append(event) }
                 }
-                return ((downstream, event), false)
+                return (downstream, false)
             }
-            guard let (downstream, event) = next else { return scheduleAnother }
-            delivered += 1
-            switch event {
-            case .value(let value):
-                let demand = downstream.receive(value)
-                if demand > 0 { requestingMore(demand) }
-            case .completion(let completion):
-                let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
-                    defer {
-                        self.downstream = nil
-                        queue = RingBuffer()
-                        drainPending = false
+            guard let downstream = target else { return scheduleAnother }
+            defer { batch.removeAll(keepingCapacity: true) }
+            for event in batch {
+                guard !cancelled.load(ordering: .relaxed) else { return false }
+                delivered += 1
+                switch event {
+                case .value(let value):
+                    let demand = downstream.receive(value)
+                    if demand > 0 { requestingMore(demand) }
+                case .completion(let completion):
+                    let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
+                        defer {
+                            self.downstream = nil
+                            queue = RingBuffer()
+                            drainPending = false
+                        }
+                        return (self.downstream, queue)
                     }
-                    return (self.downstream, queue)
+                    downstream.receive(completion: completion)
+                    withExtendedLifetime(released) {}
+                    return false
                 }
-                downstream.receive(completion: completion)
-                withExtendedLifetime(released) {}
-                return false
             }
         }
     }
 
-    /// Drops the queue and the downstream: nothing more is delivered.
     @inlinable
     internal func cancel() {
+        cancelled.store(true, ordering: .relaxed)
         let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
             defer {
                 downstream = nil

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
     ///
@@ -56,6 +58,9 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
     @usableFromInline
     internal let lock = Lock()
+    /// Whether the upstream's subscription has arrived (values before it are refused).
+    @usableFromInline
+    internal let subscribed = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked)
     internal var link: LinkState<Downstream>
     @usableFromInline
@@ -86,12 +91,17 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
             subscription.cancel()
             return
         }
+        subscribed.store(true, ordering: .releasing)
         downstream.receive(subscription: self)
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.locked({ link.live != nil }), delivery.enqueueForDrain(.value(input)) == true else { return .none }
+        // The delivery refuses values once cancelled or completed; before the subscription has
+        // arrived (a misbehaving upstream) the flag refuses them, so no lock is taken here.
+        guard subscribed.load(ordering: .acquiring), delivery.enqueueForDrain(.value(input)) == true else {
+            return .none
+        }
         scheduleDrain()
         return .none
     }

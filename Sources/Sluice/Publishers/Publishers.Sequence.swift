@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that publishes a given sequence of elements.
     ///
@@ -93,6 +95,11 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
     @exclusivity(unchecked)
     internal var emitting = false
 
+    /// Set by `cancel()`: what an emission loop under unlimited demand checks instead of taking
+    /// the lock for each value.
+    @usableFromInline
+    internal let cancelled = Atomic<Bool>(false)
+
     /// Owned by the emitting thread; see the type's comment.
     @usableFromInline
     internal var iterator: Elements.Iterator
@@ -158,6 +165,7 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
 
     @inlinable
     internal func emit(to downstream: Downstream) {
+        var unlimited = false
         while true {
             guard let element = next else {
                 // Exhausted: the last delivery left nothing to look ahead to.
@@ -168,18 +176,30 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
                 if live != nil { downstream.receive(completion: completion) }
                 return
             }
-            let proceed = lock.locked { () -> Bool in
-                guard self.downstream != nil, demand > 0 else {
-                    emitting = false
-                    return false
+            if unlimited {
+                // Unlimited demand needs no accounting: only a cancel can stop the loop.
+                if cancelled.load(ordering: .relaxed) {
+                    lock.locked { emitting = false }
+                    return
                 }
-                demand -= 1
-                return true
+            } else {
+                let proceed = lock.locked { () -> Bool in
+                    guard self.downstream != nil, demand > 0 else {
+                        emitting = false
+                        return false
+                    }
+                    if demand == .unlimited {
+                        unlimited = true
+                    } else {
+                        demand -= 1
+                    }
+                    return true
+                }
+                guard proceed else { return }
             }
-            guard proceed else { return }
             next = iterator.next()
             let additional = downstream.receive(element)
-            if additional > 0 {
+            if !unlimited && additional > 0 {
                 lock.locked { demand += additional }
             }
         }
@@ -188,6 +208,7 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
     @inlinable
     internal func cancelSpecialized() {
         let downstream = lock.locked { self.downstream.take() }
+        cancelled.store(true, ordering: .relaxed)
         withExtendedLifetime(downstream) {}
     }
 

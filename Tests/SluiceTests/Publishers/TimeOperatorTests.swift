@@ -71,6 +71,37 @@ struct TimeOperatorTests {
         #expect(upstream.demandLog == [.requested(.max(1)), .requested(.max(2))])
     }
 
+    /// A batch already taken from the queue stops at a cancel made from inside the downstream.
+    @Test func receiveOnCancelInsideABatchStopsItAtOnce() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        var subscription: Subscription?
+        let subscriber = TestSubscriber<Int, Never>(onSubscription: { subscription = $0 }, onValue: { value in
+            if value == 3 { subscription?.cancel() }
+            return .none
+        })
+        subject.receive(on: scheduler).subscribe(subscriber)
+        for value in 1...10 { subject.send(value) }
+        scheduler.advance()
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    /// A value an upstream sends before handing over its subscription is refused.
+    @Test func receiveOnRefusesAValueBeforeTheSubscription() {
+        let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>(sendsSubscriptionOnSubscribe: false)
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.advance()
+        #expect(subscriber.events.isEmpty)
+        upstream.sendSubscription()
+        upstream.send(2)
+        scheduler.advance()
+        #expect(subscriber.values == [2])
+    }
+
     @Test func receiveOnDeliversNothingAfterCancel() {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, TestError>()
