@@ -163,11 +163,16 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// dropped when it comes to the top.
     @inlinable
     internal func cancelEntry(_ handle: EntryHandle) {
-        lock.locked {
-            if slots[handle.slot]?.id == handle.id {
-                slots[handle.slot]?.cancelled = true
-            }
+        // The action is dropped now, outside the lock, so what it captures (often the
+        // subscription that scheduled it) is released at the cancel, not when the entry comes
+        // to the top of the heap.
+        let dropped = lock.locked { () -> (() -> Void)? in
+            guard slots[handle.slot]?.id == handle.id, let action = slots[handle.slot]?.action else { return nil }
+            slots[handle.slot]?.cancelled = true
+            slots[handle.slot]?.action = {}
+            return action
         }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Advances the clock by `stride`, running every action due up to and including the new time.

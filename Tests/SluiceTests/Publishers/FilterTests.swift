@@ -111,7 +111,6 @@ struct FilterTests {
     }
 
     @Test func releasesTheDownstreamAndTheClosureAfterCancelAndAfterFinish() {
-        final class Canary {}
         for finish in [false, true] {
             weak var weakSubscriber: TestSubscriber<Int, Never>?
             weak var weakCanary: Canary?
