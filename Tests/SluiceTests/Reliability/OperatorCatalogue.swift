@@ -41,7 +41,7 @@ struct OperatorCase: Sendable, CustomStringConvertible {
 
     /// Time-based operators run on `scheduler` (virtual time); checks settle it before looking.
     /// The closures an operator takes capture `canary`.
-    init<P: Publisher>(_ name: String, _ traits: OperatorTraits = [],
+    init<P: Publisher & SendableMetatype>(_ name: String, _ traits: OperatorTraits = [],
                        _ make: @escaping @Sendable (AnyPublisher<Int, TestError>, TestSchedulerOf<DispatchQueue>, Canary) -> P) {
         self.name = name
         self.traits = traits

@@ -1,0 +1,59 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+/// API misuse stops the program with a message that says what was wrong, as Combine's
+/// preconditions do; garbage input fails the stream instead of stopping anything.
+@Suite("Bad input")
+struct BadInputTests {
+    /// Asking a subscription for nothing (`request(.none)`) is an API violation wherever Combine
+    /// treats it as one. (Combine's `Publishers.Sequence`, `merge` and `buffer` ignore it, and so
+    /// do Sluice's; their own tests pin that.)
+    @Test func aZeroRequestStopsTheProgramWhateverTheSubscription() async throws {
+        let results = [
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                BadInputTests.requestNothing(from: Just(1))
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                BadInputTests.requestNothing(from: Future<Int, Never> { $0(.success(1)) })
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                BadInputTests.requestNothing(from: Just(1).flatMap { Just($0) })
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                BadInputTests.requestNothing(from: Just(1).zip(Just(2)).map { $0 + $1 })
+            },
+        ]
+        for result in results {
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("API Violation: demand must not be zero"))
+        }
+    }
+
+    static func requestNothing<P: Publisher>(from publisher: P) where P.Output == Int, P.Failure == Never {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        publisher.subscribe(subscriber)
+        subscriber.request(.none)
+    }
+
+    @Test func collectByTimeOrCountWithACountBelowOneStopsAtSubscription() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = DispatchQueue.test
+            _ = PassthroughSubject<Int, Never>().collect(.byTimeOrCount(scheduler, .seconds(1), 0)).sink { _ in }
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                    .contains("collect(.byTimeOrCount(_:_:count)) needs a count of at least 1, got 0"))
+    }
+
+    /// Decoding garbage fails the stream with the decoder's error; nothing stops.
+    @Test func decodingGarbageFailsWithTheDecodersError() {
+        let subscriber = TestSubscriber<[Int], Error>()
+        Just(Data("not json".utf8)).decode(type: [Int].self, decoder: JSONDecoder()).subscribe(subscriber)
+        guard case .failure(let error)? = subscriber.completion else {
+            Issue.record("expected a failure, got \(subscriber.events)")
+            return
+        }
+        #expect(error is DecodingError)
+        #expect(subscriber.values.isEmpty)
+    }
+}
