@@ -13,7 +13,7 @@ import Synchronization
 ///     .trace("ui", to: log).sink { _ in }
 /// // later: log.descriptions == ["ui: subscription on main", ..., "source: value 1 on work", ...]
 /// ```
-public final class TraceLog: Sendable {
+public final class TraceLog: @unchecked Sendable {
     /// One signal seen by a trace.
     public enum Signal: Sendable, Hashable, CustomStringConvertible {
         /// The trace received its subscription; the associated value is its description.
@@ -62,7 +62,8 @@ public final class TraceLog: Sendable {
         public var description: String { "\(label): \(signal) on \(context)" }
     }
 
-    private let storage = Mutex<[Entry]>([])
+    private let lock = Lock()
+    private var storage: [Entry] = []
 
     /// Creates an empty log.
     public init() {}
@@ -72,7 +73,7 @@ public final class TraceLog: Sendable {
     public static let shared = TraceLog()
 
     /// Every entry, in the order recorded.
-    public var entries: [Entry] { storage.withLock { $0 } }
+    public var entries: [Entry] { lock.locked { storage } }
 
     /// The entries' descriptions, for one-line assertions.
     public var descriptions: [String] { entries.map(\.description) }
@@ -85,12 +86,16 @@ public final class TraceLog: Sendable {
     /// Appends an entry for a signal seen now, on the calling thread.
     public func record(_ signal: Signal, label: String) {
         let entry = Entry(label: label, signal: signal, context: .current)
-        storage.withLock { $0.append(entry) }
+        lock.locked { storage.append(entry) }
     }
 
     /// Empties the log.
     public func removeAll() {
-        storage.withLock { $0.removeAll() }
+        let removed = lock.locked { () -> [Entry] in
+            defer { storage = [] }
+            return storage
+        }
+        withExtendedLifetime(removed) {}
     }
 }
 

@@ -13,8 +13,18 @@ import Synchronization
 /// makes the hand-over safe, and the owner is marked `@unchecked Sendable` for that reason.
 ///
 /// `package` so that Sluice's other modules (SluiceTesting, SluiceRx) use the same pattern.
+///
+/// Built with `-Xswiftc -DSLUICE_TSAN` (CI's ThreadSanitizer run), the same lock is a pthread
+/// mutex instead: ThreadSanitizer intercepts `pthread_mutex_lock`, but cannot see the futex that
+/// `Mutex` waits on inside the prebuilt Synchronization library, and would report every access
+/// this lock guards as a race.
+#if SLUICE_TSAN
+@usableFromInline
+package typealias Lock = PthreadLock
+#else
 @usableFromInline
 package typealias Lock = Mutex<Void>
+#endif
 
 extension Mutex where Value == Void {
     @inlinable
@@ -31,3 +41,39 @@ extension Mutex where Value == Void {
         return try body()
     }
 }
+
+#if SLUICE_TSAN
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ``Lock`` for ThreadSanitizer builds: the same `locked` pattern on a pthread mutex.
+@usableFromInline
+package final class PthreadLock: @unchecked Sendable {
+    @usableFromInline
+    internal let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    @inlinable
+    package init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the lock held. `body` must not call out of the owning object.
+    @inlinable
+    package func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+#endif

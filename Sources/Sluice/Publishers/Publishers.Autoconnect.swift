@@ -22,10 +22,10 @@ extension Publishers {
         internal let lock = Lock()
         @usableFromInline @exclusivity(unchecked)
         internal var connection: Cancellable?
-        /// A `connect()` is under way (it runs outside the lock): later first subscribers wait
-        /// for it instead of connecting a second time.
+        /// One thread at a time connects or disconnects (outside the lock); the others only
+        /// change the count, which that thread looks at again when it is done.
         @usableFromInline @exclusivity(unchecked)
-        internal var connecting = false
+        internal var transitioning = false
         @usableFromInline @exclusivity(unchecked)
         internal var subscriberCount = 0
 
@@ -37,35 +37,50 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-            let first = lock.locked { () -> Bool in
+            let reconciles = lock.locked { () -> Bool in
                 subscriberCount += 1
-                guard subscriberCount == 1, connection == nil, !connecting else { return false }
-                connecting = true
+                guard subscriberCount == 1, !transitioning else { return false }
+                transitioning = true
                 return true
             }
             upstream.receive(subscriber: AutoconnectInner(downstream: subscriber, parent: self))
-            guard first else { return }
-            let newConnection = upstream.connect()
-            // Keep the connection if anyone is still subscribed; the last one may have left
-            // while it was being made.
-            let unwanted = lock.locked { () -> Cancellable? in
-                connecting = false
-                guard subscriberCount > 0 else { return newConnection }
-                connection = newConnection
-                return nil
-            }
-            unwanted?.cancel()
+            if reconciles { reconcile() }
         }
 
         @inlinable
         internal func subscriberCancelled() {
-            let ended = lock.locked { () -> Cancellable? in
+            let reconciles = lock.locked { () -> Bool in
                 subscriberCount -= 1
-                guard subscriberCount == 0 else { return nil }
-                defer { connection = nil }
-                return connection
+                guard subscriberCount == 0, !transitioning else { return false }
+                transitioning = true
+                return true
             }
-            ended?.cancel()
+            if reconciles { reconcile() }
+        }
+
+        /// Connects while someone is subscribed and disconnects once no one is, until the
+        /// connection matches the count: a connection is never made while the previous one is
+        /// still being cancelled, nor two at once, however subscribers come and go meanwhile.
+        @inlinable
+        internal func reconcile() {
+            while true {
+                let step = lock.locked { () -> (connect: Bool, disconnect: Cancellable?)? in
+                    if subscriberCount > 0, connection == nil { return (true, nil) }
+                    if subscriberCount == 0, let current = connection {
+                        connection = nil
+                        return (false, current)
+                    }
+                    transitioning = false
+                    return nil
+                }
+                guard let step else { return }
+                if step.connect {
+                    let newConnection = upstream.connect()
+                    lock.locked { connection = newConnection }
+                } else {
+                    step.disconnect?.cancel()
+                }
+            }
         }
     }
 }

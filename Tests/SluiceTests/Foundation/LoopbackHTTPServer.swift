@@ -56,7 +56,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         self.listener = listener
         self.port = port
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
+        guard pipe(&pipeEnds) == 0,
+              fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC) == 0 else {
             close(listener)
             throw POSIXError(.init(rawValue: errno) ?? .EIO)
         }
@@ -167,7 +168,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     static func connectionResult(port: UInt16) -> Int32 {
         for _ in 0..<10 {
             #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             #else
             let fd = socket(AF_INET, SOCK_STREAM, 0)
             #endif
@@ -194,9 +195,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// A socket bound to 127.0.0.1 on a port the kernel chose, listening or not, and its port.
+    /// Every socket here is close-on-exec: the test process starts child processes (Swift
+    /// Testing's exit tests), which would otherwise inherit them and keep a stopped server's
+    /// port open.
     static func bindLoopback(listen shouldListen: Bool) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
@@ -250,7 +254,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 let fd = accept(listener, nil, nil)
-                if fd >= 0 { open.append(Connection(fd: fd)) }
+                if fd >= 0 {
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                    open.append(Connection(fd: fd))
+                }
             }
             connections = open
         }
