@@ -15,6 +15,38 @@ final class SchedulerTests: XCTestCase {
         subscription.dispose()
     }
 
+    /// RxSwift's `SerialDispatchQueueScheduler(internalSerialQueueName:)` runs everything on a
+    /// queue of its own, with that label, one element at a time and in order.
+    func testSerialDispatchQueueSchedulerRunsOnItsOwnLabelledQueueInOrder() {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "rx.test.serial")
+        let seen = History()
+        let done = expectation(description: "completed")
+        let subscription = Observable.from(Array(0..<200)).observe(on: scheduler)
+            .subscribe(onNext: { @Sendable value in seen.append("\(value)@\(rxCurrentQueue())") },
+                       onCompleted: { @Sendable in done.fulfill() })
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(seen.all, (0..<200).map { "\($0)@rx.test.serial" })
+        subscription.dispose()
+    }
+
+    /// RxSwift's `ConcurrentMainScheduler.instance` runs work on the main thread: inline when
+    /// already there, after a hop from elsewhere.
+    func testConcurrentMainSchedulerRunsOnTheMainThread() {
+        var inline: [String] = []
+        let first = Observable.of("x").observe(on: ConcurrentMainScheduler.instance)
+            .subscribe(onNext: { inline.append("\($0) main: \(Thread.isMainThread)") })
+        XCTAssertEqual(inline, ["x main: true"], "inline on the main thread")
+        let fromBackground = History()
+        let subject = PublishSubject<Int>()
+        let second = subject.observe(on: ConcurrentMainScheduler.instance)
+            .subscribe(onNext: { @Sendable value in fromBackground.append("\(value) main: \(Thread.isMainThread)") })
+        DispatchQueue.global().async { subject.onNext(1) }
+        runMainLoop { fromBackground.all == ["1 main: true"] }
+        XCTAssertEqual(fromBackground.all, ["1 main: true"])
+        first.dispose()
+        second.dispose()
+    }
+
     func testMainSchedulerAsyncInstanceAlwaysDefers() {
         var deferred: [String] = []
         let subscription = Observable.of("x").observe(on: MainScheduler.asyncInstance)

@@ -338,25 +338,23 @@ struct MergeTests {
         }
     }
 
-    @Test func eightProducersWithDemandOfOneAtATime() async {
+    /// Eight producers send while another thread grants demand one at a time: what arrives
+    /// never exceeds what was requested, is never duplicated, and never overlaps.
+    @Test func eightProducersWhileDemandArrivesOneAtATimeFromAnotherThread() {
         let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
-        let counter = CombiningTestCounter()
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in
-            counter.increment()
-            return .max(1)
-        })
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         Publishers.MergeMany(subjects).subscribe(subscriber)
-        await withTaskGroup(of: Void.self) { group in
-            for (thread, subject) in subjects.enumerated() {
-                group.addTask {
-                    for i in 0..<2_000 { subject.send(thread * 2_000 + i) }
-                }
+        let requests = 500
+        DispatchQueue.concurrentPerform(iterations: 9) { thread in
+            if thread == 8 {
+                for _ in 0..<requests { subscriber.request(.max(1)) }
+            } else {
+                for i in 0..<2_000 { subjects[thread].send(thread * 2_000 + i) }
             }
         }
-        // PassthroughSubject drops values its subscriber has no demand for; what arrives is
-        // never duplicated and never delivered concurrently.
+        // PassthroughSubject drops values its subscriber has no demand for.
         let values = subscriber.values
-        #expect(values.count == counter.value)
+        #expect(values.count <= 1 + requests)
         #expect(Set(values).count == values.count)
         #expect(!subscriber.sawConcurrentSignals)
     }
