@@ -4,6 +4,7 @@ import CoreFoundation
 #endif
 import Synchronization
 import Sluice
+import SluiceTesting
 
 /// Thread-safe list, the seeds' `SignalLog`.
 final class SignalLog: Sendable {
@@ -59,4 +60,32 @@ func runChild(_ name: String) -> (status: Int32, output: String) {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// Records values on the wall clock, as a `Timeline`, for scenarios that run on real queues and
+/// the real run loop (the virtual-time ones use `recordTimeline(on:)`). Times are measured from
+/// the recorder's creation and rounded to `resolution`, the tick of the chart they are drawn
+/// on; append from any thread.
+final class WallClockTimeline: Sendable {
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private let resolution: UInt64
+    private let events = Mutex<[Timeline<String, Never>.Event]>([])
+
+    init(resolution: Duration) {
+        let (seconds, attoseconds) = resolution.components
+        self.resolution = max(1, UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+    }
+
+    private var now: Duration {
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        let rounded = (elapsed + resolution / 2) / resolution * resolution
+        return .nanoseconds(Int64(rounded))
+    }
+
+    func value(_ label: String) {
+        let at = now
+        events.withLock { $0.append(.value(at: at, label)) }
+    }
+
+    var timeline: Timeline<String, Never> { Timeline(events.withLock { $0 }) }
 }

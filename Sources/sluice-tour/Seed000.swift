@@ -77,14 +77,31 @@ func seed000Scenarios() -> [Scenario] {
                  claim: "receive(on: DispatchQueue.main) is asynchronous even from the main thread; ImmediateScheduler is synchronous") {
             let delivery = PassthroughSubject<Int, Never>()
             var deliveredValues: [String] = []
-            let queued = delivery.receive(on: DispatchQueue.main).sink { deliveredValues.append("main queue \($0)") }
-            let immediate = delivery.receive(on: ImmediateScheduler.shared).sink { deliveredValues.append("immediate \($0)") }
+            let sent = WallClockTimeline(resolution: .milliseconds(10)), viaMain = WallClockTimeline(resolution: .milliseconds(10))
+            let viaImmediate = WallClockTimeline(resolution: .milliseconds(10))
+            let queued = delivery.receive(on: DispatchQueue.main).sink {
+                deliveredValues.append("main queue \($0)")
+                viaMain.value("\($0)")
+            }
+            let immediate = delivery.receive(on: ImmediateScheduler.shared).sink {
+                deliveredValues.append("immediate \($0)")
+                viaImmediate.value("\($0)")
+            }
+            sent.value("1")
             delivery.send(1)
             let right = deliveredValues
+            // The main thread stays busy for 20 ms before the loop turns, so the diagram shows
+            // the main-queue delivery waiting for it.
+            Thread.sleep(forTimeInterval: 0.02)
             runMainLoop(for: 1, until: { deliveredValues.count == 2 })
             withExtendedLifetime((queued, immediate)) {}
+            var chart = MarbleChart(tick: .milliseconds(10), title: "send(1) on the main thread, then one turn of the main loop")
+            chart.add("send", sent.timeline, until: .milliseconds(40))
+            chart.add("ImmediateScheduler", viaImmediate.timeline, until: .milliseconds(40))
+            chart.add("DispatchQueue.main", viaMain.timeline, until: .milliseconds(40))
             return Outcome("right after send: \(right); after one turn of the main loop: \(deliveredValues)",
-                           holds: right == ["immediate 1"] && deliveredValues == ["immediate 1", "main queue 1"])
+                           holds: right == ["immediate 1"] && deliveredValues == ["immediate 1", "main queue 1"],
+                           svg: chart.svg, marbles: chart.text)
         },
         Scenario(id: "concurrent-order", seed: "000", section: "Serial queues keep order; concurrent queues do not",
                  claim: "receive(on:) a concurrent queue: 1,000 values × 20 runs arrive complete, in order, one at a time") {
@@ -121,16 +138,25 @@ func seed000Scenarios() -> [Scenario] {
             defer { keepAlive.invalidate() }
             let updates = PassthroughSubject<Int, Never>()
             var viaRunLoop = 0, viaDispatchQueue = 0, viaOperationQueue = 0
-            let a = updates.receive(on: RunLoop.main).sink { _ in viaRunLoop += 1 }
-            let b = updates.receive(on: DispatchQueue.main).sink { _ in viaDispatchQueue += 1 }
-            let c = updates.receive(on: OperationQueue.main).sink { _ in viaOperationQueue += 1 }
+            let sent = WallClockTimeline(resolution: .milliseconds(20)), runLoopLine = WallClockTimeline(resolution: .milliseconds(20))
+            let dispatchLine = WallClockTimeline(resolution: .milliseconds(20))
+            let operationLine = WallClockTimeline(resolution: .milliseconds(20))
+            let a = updates.receive(on: RunLoop.main).sink { viaRunLoop += 1; runLoopLine.value("\($0)") }
+            let b = updates.receive(on: DispatchQueue.main).sink { viaDispatchQueue += 1; dispatchLine.value("\($0)") }
+            let c = updates.receive(on: OperationQueue.main).sink { viaOperationQueue += 1; operationLine.value("\($0)") }
+            sent.value("1")
             updates.send(1)
             runMainLoop(for: 0.2, mode: trackingMode)
             let whileTracking = (viaRunLoop, viaDispatchQueue, viaOperationQueue)
             runMainLoop(for: 1, until: { viaRunLoop == 1 })
             withExtendedLifetime((a, b, c)) {}
+            var chart = MarbleChart(tick: .milliseconds(20), title: "send(1), then 200 ms in a tracking mode, then the default mode")
+            chart.add("send", sent.timeline, until: .milliseconds(260))
+            chart.add("DispatchQueue.main", dispatchLine.timeline, until: .milliseconds(260))
+            chart.add("OperationQueue.main", operationLine.timeline, until: .milliseconds(260))
+            chart.add("RunLoop.main", runLoopLine.timeline, until: .milliseconds(260))
             return Outcome("while tracking: RunLoop \(whileTracking.0), DispatchQueue \(whileTracking.1), OperationQueue \(whileTracking.2); after the drag ends: RunLoop \(viaRunLoop)",
-                           holds: whileTracking == (0, 1, 1) && viaRunLoop == 1)
+                           holds: whileTracking == (0, 1, 1) && viaRunLoop == 1, svg: chart.svg, marbles: chart.text)
         },
         Scenario(id: "main-actor-fixes", seed: "000", section: "Swift 6 and the main actor",
                  claim: "The four fixes (transform after the hop, @Sendable, nonisolated code, explicit @MainActor) all deliver a background value") {

@@ -10,13 +10,15 @@ func seed001Scenarios() -> [Scenario] {
         Scenario(id: "timer-connect", seed: "001", section: "Timers, and why Timer.publish needs connect",
                  claim: "Timer.publish does nothing until connect() or autoconnect()") {
             var unconnected = 0
+            let ticks = WallClockTimeline(resolution: .milliseconds(10))
             let timer = Timer.publish(every: 0.02, on: .main, in: .common)
             let idle = timer.sink { _ in unconnected += 1 }
             runMainLoop(for: 0.15)
             let beforeConnect = unconnected
             var connected = 0
+            ticks.value("connect")
             let connection = timer.connect()
-            let ticking = timer.sink { _ in connected += 1 }
+            let ticking = timer.sink { _ in connected += 1; ticks.value("tick") }
             runMainLoop(for: 2, until: { connected >= 3 })
             connection.cancel()
             var auto = 0
@@ -24,21 +26,35 @@ func seed001Scenarios() -> [Scenario] {
             runMainLoop(for: 2, until: { auto >= 3 })
             autoconnected.cancel()
             withExtendedLifetime((idle, ticking)) {}
+            var chart = MarbleChart(tick: .milliseconds(10),
+                                    title: "Timer.publish(every: 0.02): 150 ms unconnected, then c = connect(), t = a tick")
+            chart.add("timer", ticks.timeline, until: .milliseconds(240), label: { $0 == "connect" ? "c" : "t" })
             return Outcome("ticks before connect(): \(beforeConnect); after connect(): \(connected); with autoconnect(): \(auto)",
-                           holds: beforeConnect == 0 && connected >= 3 && auto >= 3)
+                           holds: beforeConnect == 0 && connected >= 3 && auto >= 3, svg: chart.svg, marbles: chart.text)
         },
         Scenario(id: "timer-modes", seed: "001", section: "Timers, and why Timer.publish needs connect",
                  claim: "A timer in .common keeps firing while the run loop tracks; one in .default pauses") {
             let (trackingMode, keepAlive) = makeTrackingMode("SluiceTourTimerTracking")
             defer { keepAlive.invalidate() }
             var common = 0, defaultMode = 0
-            let a = Timer.publish(every: 0.02, on: .main, in: .common).autoconnect().sink { _ in common += 1 }
-            let b = Timer.publish(every: 0.02, on: .main, in: .default).autoconnect().sink { _ in defaultMode += 1 }
+            let commonLine = WallClockTimeline(resolution: .milliseconds(20))
+            let defaultLine = WallClockTimeline(resolution: .milliseconds(20))
+            let a = Timer.publish(every: 0.02, on: .main, in: .common).autoconnect().sink { _ in
+                common += 1
+                commonLine.value("t")
+            }
+            let b = Timer.publish(every: 0.02, on: .main, in: .default).autoconnect().sink { _ in
+                defaultMode += 1
+                defaultLine.value("t")
+            }
             runMainLoop(for: 0.3, mode: trackingMode)
             a.cancel()
             b.cancel()
+            var chart = MarbleChart(tick: .milliseconds(20), title: "two 20 ms timers while the main run loop tracks for 300 ms")
+            chart.add(".common", commonLine.timeline, until: .milliseconds(300))
+            chart.add(".default", defaultLine.timeline, until: .milliseconds(300))
             return Outcome("while tracking for 0.3 s: .common fired \(common) times, .default \(defaultMode)",
-                           holds: common > 0 && defaultMode == 0)
+                           holds: common > 0 && defaultMode == 0, svg: chart.svg, marbles: chart.text)
         },
         Scenario(id: "serial-confinement", seed: "001", section: "Thread confinement in practice",
                  claim: "receive(on: a private serial queue) right after a subject fed from many threads runs every downstream stage on that one queue") {
