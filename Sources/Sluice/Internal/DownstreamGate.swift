@@ -232,6 +232,14 @@ internal enum GateUpstream {
         return false
     }
 
+    /// Whether the upstream's subscription is live: the per-value check, which (unlike a look
+    /// at ``subscription``) copies no existential.
+    @inlinable
+    internal var isSubscribed: Bool {
+        if case .subscribed = self { return true }
+        return false
+    }
+
     @inlinable
     internal var isAwaitingSubscription: Bool {
         if case .awaitingSubscription = self { return true }

@@ -52,6 +52,14 @@ internal enum LinkState<Downstream> {
     }
 
     /// The downstream, if the link is subscribed.
+    /// Whether the subscription has arrived and the link has not ended: the per-value check,
+    /// which (unlike a look at ``live``) copies neither the subscription nor the downstream.
+    @inlinable
+    internal var isSubscribed: Bool {
+        if case .subscribed = self { return true }
+        return false
+    }
+
     @inlinable
     internal var subscribedDownstream: Downstream? {
         if case .subscribed(_, let downstream) = self { return downstream }

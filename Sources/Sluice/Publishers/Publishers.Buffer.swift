@@ -161,7 +161,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let outcome = lock.locked { () -> Outcome in
-            guard !closed, upstream.subscription != nil else { return .ignored }
+            guard !closed, upstream.isSubscribed else { return .ignored }
             // Values after `.finished` are still buffered, as in Combine; not after a failure.
             if case .failure? = terminal { return .ignored }
             if values.isEmpty, demand > 0 {

@@ -126,7 +126,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             self?.closeWindow()
         }
         let stale = lock.locked { () -> Cancellable? in
-            guard link.live != nil else { return newTimer }
+            guard link.isSubscribed else { return newTimer }
             timer = newTimer
             return nil
         }
@@ -140,7 +140,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let full = lock.locked { () -> Bool in
-            guard link.live != nil else { return false }
+            guard link.isSubscribed else { return false }
             buffer.append(input)
             guard let count, buffer.count >= count else { return false }
             ready.append(buffer)
@@ -156,7 +156,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func closeWindow() {
         let closed = lock.locked { () -> Bool in
-            guard link.live != nil, !buffer.isEmpty else { return false }
+            guard link.isSubscribed, !buffer.isEmpty else { return false }
             ready.append(buffer)
             buffer = []
             return true

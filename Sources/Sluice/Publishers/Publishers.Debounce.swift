@@ -102,7 +102,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         let scheduler = publisher.scheduler
         let due = scheduler.now.advanced(by: publisher.dueTime)
         guard let current = lock.locked({ () -> UInt64? in
-            guard link.live != nil else { return nil }
+            guard link.isSubscribed else { return nil }
             generation += 1
             pending = (input, generation)
             return generation
@@ -111,7 +111,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.fire(current) }
         let previous = lock.locked { () -> Cancellable? in
-            guard generation == current, link.live != nil else { return newTimer }
+            guard generation == current, link.isSubscribed else { return newTimer }
             defer { timer = newTimer }
             return timer
         }

@@ -93,7 +93,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.locked({ link.live != nil }), delivery.enqueue(.value(input)) else { return .none }
+        guard lock.locked({ link.isSubscribed }), delivery.enqueue(.value(input)) else { return .none }
         scheduleDelivery()
         return .none
     }

@@ -162,7 +162,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let index = lock.locked { () -> Int? in
-            guard !terminated, !outerFinished, outer.subscription != nil else { return nil }
+            guard !terminated, !outerFinished, outer.isSubscribed else { return nil }
             let index = nextIndex
             nextIndex += 1
             children[index] = .awaitingSubscription

@@ -773,7 +773,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: DownstreamGate<D
     @inlinable
     internal func receive(_ input: Input, index: Int) -> Subscribers.Demand {
         let (ticket, answer, replaced) = lock.locked { () -> (Ticket, Subscribers.Demand?, Input?) in
-            guard !terminated, upstreams[index].subscription != nil else { return (.none, Subscribers.Demand.none, nil) }
+            guard !terminated, upstreams[index].isSubscribed else { return (.none, Subscribers.Demand.none, nil) }
             if demand == .unlimited {
                 return (submitLocked(.value(input, nil)), nil, nil)
             }

@@ -86,7 +86,7 @@ internal final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sc
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream = lock.locked({ link.live?.downstream }) else { return .none }
+        guard let downstream = lock.locked({ link.subscribedDownstream }) else { return .none }
         return downstream.receive(input)
     }
 

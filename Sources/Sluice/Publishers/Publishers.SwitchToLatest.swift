@@ -175,7 +175,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let (index, previous) = lock.locked { () -> (UInt64?, Subscription?) in
-            guard !terminated, !outerFinished, outer.subscription != nil else { return (nil, nil) }
+            guard !terminated, !outerFinished, outer.isSubscribed else { return (nil, nil) }
             let previous = innerSubscription
             innerSubscription = nil
             currentIndex = nextIndex

@@ -104,7 +104,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
         let scheduler = publisher.scheduler
         let now = scheduler.now
         let emission = lock.locked { () -> Context.SchedulerTimeType? in
-            guard link.live != nil else { return nil }
+            guard link.isSubscribed else { return nil }
             if pending != nil {
                 if publisher.latest { pending = input }
                 return nil

@@ -111,7 +111,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
                                           interval: publisher.interval, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.timedOut(current) }
         let previous = lock.locked { () -> Cancellable? in
-            guard generation == current, link.live != nil else { return newTimer }
+            guard generation == current, link.isSubscribed else { return newTimer }
             defer { timer = newTimer }
             return timer
         }
@@ -121,7 +121,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @inlinable
     internal func timedOut(_ firing: UInt64) {
         let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
-            guard generation == firing, link.live != nil else { return (.terminal, nil) }
+            guard generation == firing, link.isSubscribed else { return (.terminal, nil) }
             defer { timer = nil }
             return (link.terminate(), timer)
         }
@@ -136,7 +136,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.locked({ link.live != nil }), delivery.enqueue(.value(input)) else { return .none }
+        guard lock.locked({ link.isSubscribed }), delivery.enqueue(.value(input)) else { return .none }
         restartClock()
         publisher.scheduler.schedule(options: publisher.options) { self.deliver() }
         return .none
