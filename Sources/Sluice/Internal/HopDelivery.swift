@@ -86,13 +86,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
                 let demand = downstream.receive(value)
                 if demand > 0 { requestingMore(demand) }
             case .completion(let completion):
-                let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
-                    defer {
-                        self.downstream = nil
-                        queue = RingBuffer()
-                    }
-                    return (self.downstream, queue)
-                }
+                let released = releaseForCompletion()
                 downstream.receive(completion: completion)
                 withExtendedLifetime(released) {}
             }
@@ -164,19 +158,26 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
                     let demand = downstream.receive(value)
                     if demand > 0 { requestingMore(demand) }
                 case .completion(let completion):
-                    let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
-                        defer {
-                            self.downstream = nil
-                            queue = RingBuffer()
-                            drainPending = false
-                        }
-                        return (self.downstream, queue)
-                    }
+                    let released = releaseForCompletion()
                     downstream.receive(completion: completion)
                     withExtendedLifetime(released) {}
                     return false
                 }
             }
+        }
+    }
+
+    /// The completion is being delivered: nothing more will be, so the downstream and what is
+    /// left queued are let go of (returned, to be released outside the lock).
+    @inlinable
+    internal func releaseForCompletion() -> (Downstream?, RingBuffer<Event>) {
+        lock.locked {
+            defer {
+                downstream = nil
+                queue = RingBuffer()
+                drainPending = false
+            }
+            return (downstream, queue)
         }
     }
 

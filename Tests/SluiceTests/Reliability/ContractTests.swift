@@ -94,10 +94,7 @@ func coldUpstream(_ count: Int) -> AnyPublisher<Int, TestError> {
 
 struct DemandIsHonoured: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
-        let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .max(3))
-        operatorCase.make(coldUpstream(50), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, scheduler) = operatorCase.subscribed(to: coldUpstream(50), demand: .max(3))
         #expect(subscriber.values.count <= 3, "\(operatorCase.name): \(subscriber.values.count) values for a demand of 3")
         subscriber.request(.max(2))
         settle(scheduler)
@@ -132,11 +129,8 @@ struct SerialUnderConcurrentSends: ContractCheck {
     static let valuesPerThread = 250
 
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, TestError>()
-        let subscriber = TestSubscriber<P.Output, P.Failure>()
-        operatorCase.make(subject.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, scheduler) = operatorCase.subscribed(to: subject)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for value in 0..<Self.valuesPerThread {
                 subject.send(thread * 1_000 + value)
@@ -156,11 +150,8 @@ struct SerialUnderConcurrentSends: ContractCheck {
 
 struct CancelStopsEverything: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, TestError>()
-        let subscriber = TestSubscriber<P.Output, P.Failure>()
-        operatorCase.make(subject.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, scheduler) = operatorCase.subscribed(to: subject)
         subject.send(1)
         settle(scheduler)
         guard let subscription = subscriber.subscription else {
@@ -186,10 +177,7 @@ struct CancelStopsEverything: ContractCheck {
 
 struct EmptyCompletes: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
-        let subscriber = TestSubscriber<P.Output, P.Failure>()
-        operatorCase.make(Empty<Int, TestError>().eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, _) = operatorCase.subscribed(to: Empty<Int, TestError>())
         #expect(subscriber.completions.count == 1, "\(operatorCase.name): \(subscriber.events)")
         expectWellFormed(subscriber, operatorCase.name)
     }

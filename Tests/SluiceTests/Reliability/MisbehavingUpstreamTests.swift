@@ -40,11 +40,8 @@ struct MisbehavingUpstreamTests {
 
 struct SignalsAfterCompletion: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<P.Output, P.Failure>()
-        operatorCase.make(upstream.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, scheduler) = operatorCase.subscribed(to: upstream)
         upstream.send(1)
         upstream.send(completion: .finished)
         settle(scheduler)
@@ -64,11 +61,8 @@ struct SignalsAfterCompletion: ContractCheck {
 
 struct SecondSubscription: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<P.Output, P.Failure>()
-        operatorCase.make(upstream.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, scheduler) = operatorCase.subscribed(to: upstream)
         guard upstream.subscriptionCount == 1 else { return }   // a source that never subscribed
         upstream.sendSubscription()
         settle(scheduler)
@@ -82,11 +76,8 @@ struct SecondSubscription: ContractCheck {
 
 struct ValuesBeyondDemand: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .max(2))
-        operatorCase.make(upstream.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
-        settle(scheduler)
+        let (subscriber, scheduler) = operatorCase.subscribed(to: upstream, demand: .max(2))
         for value in 0..<20 { upstream.send(value) }
         settle(scheduler)
         #expect(subscriber.values.count <= 2, "\(operatorCase.name): \(subscriber.values.count) values for a demand of 2")

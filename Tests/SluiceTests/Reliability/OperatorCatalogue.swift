@@ -52,6 +52,19 @@ struct OperatorCase: Sendable, CustomStringConvertible {
         let name: String
         let traits: OperatorTraits
         let make: (AnyPublisher<Int, TestError>, TestSchedulerOf<DispatchQueue>, Canary) -> P
+
+        /// Subscribes a ``TestSubscriber`` with `demand` to the operator over `upstream`, on a
+        /// fresh test scheduler, and lets the scheduler settle (so `subscribe(on:)` has run).
+        func subscribed<Upstream: Publisher>(to upstream: Upstream, demand: Subscribers.Demand = .unlimited)
+            -> (TestSubscriber<P.Output, P.Failure>, TestSchedulerOf<DispatchQueue>)
+            where Upstream.Output == Int, Upstream.Failure == TestError
+        {
+            let scheduler = DispatchQueue.test
+            let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: demand)
+            make(upstream.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
+            settle(scheduler)
+            return (subscriber, scheduler)
+        }
     }
 }
 
