@@ -75,8 +75,8 @@ protocol ContractCheck {
 
 /// Every publisher and operator Sluice ships that fits an `Int` upstream, by Combine's name.
 enum OperatorCatalogue {
-    static let all: [OperatorCase] = transforming + filtering + reducing + errorHandling + combining + sharing
-        + timed + sources
+    static let all: [OperatorCase] = transforming + filtering + reducing + errorHandling + combining + subjects
+        + sharing + timed + sources
 
     static let transforming: [OperatorCase] = [
         OperatorCase("map", .statelessForwarder) { up, _, c in up.map { c.touch(); return $0 * 2 } },
@@ -174,6 +174,26 @@ enum OperatorCatalogue {
         OperatorCase("append") { up, _, _ in up.append(7, 8) },
         OperatorCase("prepend") { up, _, _ in up.prepend(-2, -1) },
         OperatorCase("append(publisher)") { up, _, _ in up.append(Empty<Int, TestError>()) },
+    ]
+
+    /// Subjects, fed by the upstream (a subject as its subscriber, which keeps the subscription
+    /// it is handed) and subscribed to.
+    static let subjects: [OperatorCase] = [
+        OperatorCase("PassthroughSubject") { up, _, _ in
+            let subject = PassthroughSubject<Int, TestError>()
+            up.subscribe(AnySubscriber(subject))
+            return subject
+        },
+        OperatorCase("CurrentValueSubject") { up, _, _ in
+            let subject = CurrentValueSubject<Int, TestError>(-1)
+            up.subscribe(AnySubscriber(subject))
+            return subject
+        },
+        OperatorCase("ReplaySubject") { up, _, _ in
+            let subject = ReplaySubject<Int, TestError>(bufferSize: 2)
+            up.subscribe(AnySubscriber(subject))
+            return subject
+        },
     ]
 
     static let sharing: [OperatorCase] = [
