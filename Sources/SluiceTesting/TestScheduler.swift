@@ -51,6 +51,8 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         @usableFromInline var interval: SchedulerTimeType.Stride?
         @usableFromInline var action: () -> Void
         @usableFromInline var cancelled = false
+        /// How many times a repeating action has fired.
+        @usableFromInline var firings = 0
 
         @inlinable
         init(id: UInt64, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void) {
@@ -113,13 +115,6 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping () -> Void) -> Cancellable {
-        // A repeating action due again at the same instant would keep advance(to:) from ever
-        // returning: report it and run the action once.
-        guard interval > .zero else {
-            TestFailure.report("TestScheduler: a repeating action needs a positive interval, got \(interval); it runs once")
-            let entry = enqueue(at: date, interval: nil, action)
-            return AnyCancellable { [weak self] in self?.cancelEntry(entry) }
-        }
         let entry = enqueue(at: date, interval: interval, action)
         return AnyCancellable { [weak self] in self?.cancelEntry(entry) }
     }
@@ -228,7 +223,8 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// to its due time, and re-queues it if it repeats. Returns its action.
     @inlinable
     internal func popDue(before limit: SchedulerTimeType?) -> (() -> Void)? {
-        lock.locked { () -> (() -> Void)? in
+        var stalled: (action: () -> Void, interval: SchedulerTimeType.Stride)?
+        let next = lock.locked { () -> (() -> Void)? in
             while let first = heap.first {
                 guard let slot = slots[first.slot], !slot.cancelled else {
                     _ = pop()
@@ -239,9 +235,19 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                 if let limit, first.due > limit { return nil }
                 _ = pop()
                 currentTime = Swift.max(currentTime, first.due)
+                if let interval = slot.interval, interval <= .zero, slot.firings > 0 {
+                    // A repeating action without a positive interval, still not cancelled after
+                    // its first firing, would come due again at this instant forever. (Debounce
+                    // and timeout with a zero interval cancel theirs as it fires: no report.)
+                    slots[first.slot] = nil
+                    freeSlots.append(first.slot)
+                    stalled = (slot.action, interval)
+                    continue
+                }
                 if let interval = slot.interval {
                     // Same slot and sequence number: a repeating action keeps its place among
                     // actions due at the same instant.
+                    slots[first.slot]?.firings += 1
                     push(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot))
                 } else {
                     slots[first.slot] = nil
@@ -251,6 +257,12 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             }
             return nil
         }
+        if let stalled {
+            TestFailure.report("TestScheduler: a repeating action with an interval of \(stalled.interval) fired and was "
+                + "not cancelled; it would fire forever at one instant, so it was dropped")
+            withExtendedLifetime(stalled.action) {}
+        }
+        return next
     }
 
     // MARK: A 4-ary heap ordered by (due, sequence): half the depth of a binary heap, and the

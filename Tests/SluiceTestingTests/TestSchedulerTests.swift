@@ -65,16 +65,35 @@ struct TestSchedulerTests {
         #expect(scheduler.pendingActionCount == 1)
     }
 
-    @Test func aRepeatingActionWithoutAPositiveIntervalIsReportedAndRunsOnce() {
+    /// A repeating action with no positive interval fires once; if it is not cancelled then, it
+    /// is reported and dropped instead of firing forever at one instant. Debounce and timeout
+    /// with a zero interval cancel theirs as it fires, and are not reported.
+    @Test func aRepeatingActionWithoutAPositiveIntervalFiresOnceThenIsReportedUnlessCancelled() {
         let scheduler = DispatchQueue.test
         var ticks = 0
-        let (timer, failures) = TestFailure.capturingFailures {
-            scheduler.schedule(after: scheduler.now, interval: .zero) { ticks += 1 }
+        let timer = scheduler.schedule(after: scheduler.now, interval: .zero) { ticks += 1 }
+        let (_, failures) = TestFailure.capturingFailures {
+            scheduler.advance(by: .seconds(5))
         }
-        scheduler.advance(by: .seconds(5))
         #expect(ticks == 1)
-        #expect(failures.map(\.message) == ["TestScheduler: a repeating action needs a positive interval, got Stride(magnitude: 0); it runs once"])
+        #expect(failures.count == 1)
+        #expect(failures.first?.message.hasPrefix("TestScheduler: a repeating action with an interval of") == true)
         timer.cancel()
+
+        let (_, none) = TestFailure.capturingFailures {
+            var debounced: [Int] = []
+            var timedOut = false
+            let subject = PassthroughSubject<Int, Never>()
+            let debounce = subject.debounce(for: .zero, scheduler: scheduler).sink { debounced.append($0) }
+            let timeout = subject.timeout(.zero, scheduler: scheduler).sink(receiveCompletion: { _ in timedOut = true },
+                                                                          receiveValue: { _ in })
+            subject.send(1)
+            scheduler.advance(by: .seconds(1))
+            #expect(debounced == [1])
+            #expect(timedOut)
+            withExtendedLifetime((debounce, timeout)) {}
+        }
+        #expect(none.isEmpty, "zero-interval debounce and timeout are not reported: \(none.map(\.message))")
     }
 
     @Test func repeatingActionsFireUntilCancelled() {

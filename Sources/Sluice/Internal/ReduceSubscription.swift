@@ -37,9 +37,16 @@ internal protocol ReduceLogic {
     var mirrorChildren: [(label: String, value: Any)]? { get }
 
     func convert(_ failure: UpstreamFailure) -> Failure
+
+    /// Whether `receive(_:)` calls user code (a closure, or an `Equatable`/`Comparable`
+    /// conformance), which may re-enter the subscription. Default `true`.
+    static var runsUserCode: Bool { get }
 }
 
 extension ReduceLogic {
+    @inlinable
+    internal static var runsUserCode: Bool { true }
+
     @inlinable
     internal var initial: Output? { nil }
 
@@ -92,10 +99,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     internal var demanded = false
     @usableFromInline @exclusivity(unchecked)
     internal var receivedValue = false
-    // Unchecked for the same reason as `TransformSubscription.transform`: a closure that sends
-    // into its own upstream re-enters `logic.receive(_:)`.
     @usableFromInline
-    @exclusivity(unchecked)
     internal var logic: Logic
     @usableFromInline
     internal let name: String
@@ -156,7 +160,18 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             return true
         }
         guard live else { return .none }
-        switch logic.receive(input) {
+        // As in `TransformSubscription`: a user closure may re-enter this method, so it runs on
+        // a copy of the logic; the logics that run no user code (`collect()`, `count()`) work in
+        // place, so that collecting never copies its buffer.
+        let step: ReduceStep<Logic.Failure>
+        if Logic.runsUserCode {
+            var working = logic
+            step = working.receive(input)
+            logic = working
+        } else {
+            step = logic.receive(input)
+        }
+        switch step {
         case .proceed:
             break
         case .finish:

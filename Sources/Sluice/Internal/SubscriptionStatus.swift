@@ -51,7 +51,6 @@ internal enum LinkState<Downstream> {
         }
     }
 
-    /// The downstream, if the link is subscribed.
     /// Whether the subscription has arrived and the link has not ended: the per-value check,
     /// which (unlike a look at ``live``) copies neither the subscription nor the downstream.
     @inlinable
@@ -60,6 +59,7 @@ internal enum LinkState<Downstream> {
         return false
     }
 
+    /// The downstream, if the link is subscribed.
     @inlinable
     internal var subscribedDownstream: Downstream? {
         if case .subscribed(_, let downstream) = self { return downstream }

@@ -87,11 +87,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     @usableFromInline
     internal typealias Failure = Transform.UpstreamFailure
 
-    // Unchecked: the user's closure runs inside `transform.receive(_:)`, and a closure that
-    // sends into its own upstream re-enters it (nested, as Combine allows); a checked access
-    // would stop that with "Simultaneous accesses".
     @usableFromInline
-    @exclusivity(unchecked)
     internal var transform: Transform
 
     @usableFromInline
@@ -143,7 +139,14 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
             return link.subscribedDownstream
         }
         guard let downstream else { return .none }
-        switch transform.receive(input) {
+        // The user's closure runs inside `receive(_:)`, and a closure that sends into its own
+        // upstream re-enters this method (nested, as Combine allows). So it runs on a copy: no
+        // access to `transform` is open while user code runs, a nested call works on a copy of
+        // its own, and the outer result is stored last, as Combine's `result = f(result, input)`.
+        var working = transform
+        let step = working.receive(input)
+        transform = working
+        switch step {
         case .emit(let output):
             return downstream.receive(output)
         case .skip:

@@ -35,6 +35,10 @@ extension Publishers.Collect: Equatable where Upstream: Equatable {
 /// `collect()`: keep every value.
 @usableFromInline
 internal struct CollectAll<Upstream: Publisher>: ReduceLogic {
+    /// No user code runs in `receive(_:)`: the buffer is worked on in place.
+    @inlinable
+    internal static var runsUserCode: Bool { false }
+
     @usableFromInline
     internal typealias Input = Upstream.Output
     @usableFromInline

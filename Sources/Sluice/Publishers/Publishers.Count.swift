@@ -34,6 +34,10 @@ extension Publishers.Count: Equatable where Upstream: Equatable {
 /// `count()`: count the values.
 @usableFromInline
 internal struct CountElements<Upstream: Publisher>: ReduceLogic {
+    /// No user code runs in `receive(_:)`: the buffer is worked on in place.
+    @inlinable
+    internal static var runsUserCode: Bool { false }
+
     @usableFromInline
     internal typealias Input = Upstream.Output
     @usableFromInline

@@ -84,4 +84,50 @@ struct ReentrantClosureTests {
         #expect(Self.run { s, r in s.handleEvents(receiveOutput: r).receive(on: ImmediateScheduler.shared) }
                     == Self.nestedFirst)
     }
+
+    /// The same with values that are references (strings and arrays): the nested call replaces
+    /// state the outer closure was handed, which must stay alive (and unchanged) for it.
+    @Test func referencePayloadsSurviveANestedCall() {
+        let subject = PassthroughSubject<String, Never>()
+        var nested = false
+        func reenter(_ value: String) {
+            if value == "b", !nested {
+                nested = true
+                subject.send("c")
+            }
+        }
+        var scans: [[String]] = []
+        let scan = subject.scan([String]()) { history, value in
+            reenter(value)
+            return history + [value]
+        }.sink { scans.append($0) }
+        subject.send("a")
+        subject.send("b")
+        #expect(scans == [["a"], ["a", "c"], ["a", "b"]])
+        scan.cancel()
+
+        nested = false
+        var kept: [String] = []
+        let unique = subject.removeDuplicates { previous, value in
+            reenter(value)
+            return previous == value
+        }.sink { kept.append($0) }
+        subject.send("a")
+        subject.send("b")
+        subject.send("b")
+        #expect(kept == ["a", "c", "b"])
+        unique.cancel()
+
+        nested = false
+        var reduced: [String] = []
+        let reduce = subject.reduce("") { joined, value in
+            reenter(value)
+            return joined + value
+        }.sink { reduced.append($0) }
+        subject.send("a")
+        subject.send("b")
+        subject.send(completion: .finished)
+        #expect(reduced == ["ab"], "the outer call's result, computed from the state it was handed, is stored last")
+        reduce.cancel()
+    }
 }

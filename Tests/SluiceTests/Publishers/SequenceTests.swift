@@ -1,5 +1,6 @@
 import Testing
 import Dispatch
+import Synchronization
 import Sluice
 import SluiceTesting
 
@@ -25,6 +26,32 @@ private final class Counter: Sequence, IteratorProtocol, CustomStringConvertible
 @Suite("Publishers.Sequence")
 struct SequenceTests {
     // MARK: Subscription behaviour
+
+    /// Under unlimited demand the emission loop reads an atomic flag instead of taking the lock
+    /// for each element: a cancel from another thread still stops it soon, and nothing after
+    /// the element being delivered when `cancel()` returned arrives.
+    @Test func aCancelFromAnotherThreadStopsAnUnlimitedEmission() {
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let cancelledAt = Atomic<Int>(-1)
+        let lateValues = Atomic<Int>(0)
+        let watcher = TestSubscriber<Int, Never>(onValue: { value in
+            if value == 1_000 { started.signal() }
+            if cancelledAt.load(ordering: .acquiring) >= 0 { lateValues.add(1, ordering: .relaxed) }
+            return .none
+        })
+        DispatchQueue.global().async {
+            (0..<50_000_000).publisher.subscribe(watcher)
+            finished.signal()
+        }
+        started.wait()
+        watcher.cancel()
+        cancelledAt.store(watcher.values.count, ordering: .releasing)
+        #expect(finished.wait(timeout: .now() + 30) == .success, "the emission stopped")
+        #expect(watcher.values.count < 50_000_000)
+        #expect(watcher.completion == nil)
+        #expect(lateValues.load(ordering: .relaxed) <= 1, "at most the element in flight when cancel returned")
+    }
 
     @Test func emptySequenceFinishesAtOnceWithTheEmptySubscription() {
         let counter = Counter(upperBound: 0)
