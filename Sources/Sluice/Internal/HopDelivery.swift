@@ -81,15 +81,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
             return (downstream, event)
         }
         while let (downstream, event) = next {
-            switch event {
-            case .value(let value):
-                let demand = downstream.receive(value)
-                if demand > 0 { requestingMore(demand) }
-            case .completion(let completion):
-                let released = releaseForCompletion()
-                downstream.receive(completion: completion)
-                withExtendedLifetime(released) {}
-            }
+            deliver(event, to: downstream, requestingMore: requestingMore)
             next = lock.locked { () -> (Downstream, Event)? in
                 guard owed > 0, let downstream = self.downstream, let event = queue.popFirst() else {
                     owed = 0
@@ -153,17 +145,27 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
             for event in batch {
                 guard !cancelled.load(ordering: .relaxed) else { return false }
                 delivered += 1
-                switch event {
-                case .value(let value):
-                    let demand = downstream.receive(value)
-                    if demand > 0 { requestingMore(demand) }
-                case .completion(let completion):
-                    let released = releaseForCompletion()
-                    downstream.receive(completion: completion)
-                    withExtendedLifetime(released) {}
-                    return false
-                }
+                if deliver(event, to: downstream, requestingMore: requestingMore) { return false }
             }
+        }
+    }
+
+    /// Hands one event to the downstream; returns whether it was the completion (after which the
+    /// downstream has been let go of).
+    @inlinable
+    @discardableResult
+    internal func deliver(_ event: Event, to downstream: Downstream,
+                          requestingMore: (Subscribers.Demand) -> Void) -> Bool {
+        switch event {
+        case .value(let value):
+            let demand = downstream.receive(value)
+            if demand > 0 { requestingMore(demand) }
+            return false
+        case .completion(let completion):
+            let released = releaseForCompletion()
+            downstream.receive(completion: completion)
+            withExtendedLifetime(released) {}
+            return true
         }
     }
 

@@ -150,24 +150,6 @@ struct TimeOperatorEdgeCaseTests {
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    /// The timer fires at exactly the interval after the last value; a value sent once the
-    /// clock stands there comes too late.
-    @Test func timeoutFiresAtExactlyTheIntervalAfterTheLastValue() {
-        let scheduler = DispatchQueue.test
-        let timed = Timed<Int>(scheduler)
-        let subject = PassthroughSubject<Int, TestError>()
-        subject.timeout(.milliseconds(500), scheduler: scheduler).subscribe(timed.subscriber())
-        scheduler.advance(by: .milliseconds(499))
-        subject.send(1)
-        scheduler.advance(by: .milliseconds(499))
-        #expect(timed.events == ["1@499"])
-        scheduler.advance(by: .milliseconds(1))
-        #expect(timed.events == ["1@499", "|@999"])
-        subject.send(2)
-        scheduler.advance()
-        #expect(timed.events == ["1@499", "|@999"])
-    }
-
     // MARK: collect(.byTime)
 
     @Test func collectByTimeCancelledWhileAWindowIsOpenDeliversNothingAndStopsItsTimer() {

@@ -75,13 +75,6 @@ func expectWellFormed<Input, Failure>(_ subscriber: TestSubscriber<Input, Failur
     #expect(subscriptions.count <= 1, "\(name): \(subscriptions.count) subscriptions", sourceLocation: sourceLocation)
 }
 
-/// Hands a value to other threads in a test that knows it is safe (a subscription, whose
-/// `cancel` and `request` must be thread-safe by contract).
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// Runs the scheduler far enough for every time-based operator to have done all it will.
 func settle(_ scheduler: TestSchedulerOf<DispatchQueue>) {
     scheduler.advance(by: .seconds(60))
@@ -159,7 +152,7 @@ struct CancelStopsEverything: ContractCheck {
             return
         }
         let before = subscriber.events.count
-        let shared = UncheckedBox(subscription)
+        let shared = CombiningTestBox(subscription)  // cancel and request are thread-safe by contract
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             shared.value.cancel()
             shared.value.cancel()
