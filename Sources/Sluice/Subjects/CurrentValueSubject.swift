@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
 /// A subscriber receives the current value when its first demand arrives, then every later
@@ -61,7 +63,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @inlinable
     public func send(_ input: Output) {
         let completed = lock.locked { () -> Bool in
-            if delivery.lock.locked({ delivery.completion != nil }) { return true }
+            if delivery.completed.load(ordering: .acquiring) { return true }
             current = input
             return false
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a subject's subscribers are sent, in order.
 @usableFromInline
 internal enum SubjectEvent<Output, Failure: Error> {
@@ -5,10 +7,10 @@ internal enum SubjectEvent<Output, Failure: Error> {
     case completion(Subscribers.Completion<Failure>)
     /// A value owed to one subscriber only: `CurrentValueSubject`'s current value on first
     /// demand, delivered in line with what other threads are sending.
-    case owed(Output, to: SubjectConduitBase<Output, Failure>)
+    case owed(Output, to: SubjectTargetBase<Output, Failure>)
     /// A replaying subscription's backlog is to be delivered as far as its demand allows
     /// (`ReplaySubject`), in line with what other threads are sending.
-    case replay(to: SubjectConduitBase<Output, Failure>)
+    case replay(to: SubjectTargetBase<Output, Failure>)
 }
 
 /// How a subject's subscription treats demand.
@@ -38,12 +40,19 @@ internal enum SubjectDemandPolicy<Output> {
 /// subscriber of another thread, and every subscriber sees one order). A `send` made on the
 /// owner thread itself, from inside a subscriber, is delivered at once, nested, as Combine does.
 /// No lock is held while a subscriber runs.
+///
+/// Ownership is an atomic word, so a value sent while nobody is delivering and nothing is
+/// queued takes no lock: the sender claims `owner`, delivers to its own copy of the list
+/// (`ownerTargets`, refreshed under the lock only when `targetsVersion` says the list changed),
+/// and gives `owner` back. Whoever queues an event, or changes the list, sets `queuedBit` on a
+/// claimed `owner`; the owner then cannot give it back without the lock, where it drains the
+/// queue and refreshes its copy (so a removed subscriber is not kept alive by it).
 @usableFromInline
 internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     internal let lock = Lock()
     @usableFromInline @exclusivity(unchecked)
-    internal var conduits: [SubjectConduitBase<Output, Failure>] = []
+    internal var targets: [SubjectTargetBase<Output, Failure>] = []
     @usableFromInline @exclusivity(unchecked)
     internal var completion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked)
@@ -54,10 +63,32 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     internal let requestsUpstreamEagerly: Bool
     @usableFromInline @exclusivity(unchecked)
     internal var hasDownstreamDemand = false
-    @usableFromInline @exclusivity(unchecked)
-    internal var owner: ThreadIdentity?
+    /// 0 while nobody is delivering; otherwise the delivering thread's identity, with
+    /// `queuedBit` set when there is work for it under the lock (queued events, or a changed
+    /// list). A thread identity is the address of its thread descriptor, so bit 0 is free.
+    @usableFromInline
+    internal let owner = Atomic<UInt>(0)
+    /// Whoever holds `owner` without being a delivering thread: the lock holder dropping the
+    /// owner's copy of the list while nobody is delivering (`queuedBit` alone, so that a sender
+    /// finds `owner` taken and waits for the lock).
+    @usableFromInline
+    internal static var listMaintenance: UInt { queuedBit }
+    @usableFromInline
+    internal static var queuedBit: UInt { 1 }
     @usableFromInline @exclusivity(unchecked)
     internal var pending: [SubjectEvent<Output, Failure>] = []
+    /// Bumped under the lock whenever `targets` changes.
+    @usableFromInline
+    internal let targetsVersion = Atomic<UInt>(0)
+    /// The delivering thread's copy of `targets`, and the version it was taken at; touched only
+    /// by the thread that holds `owner`, at the outermost level of its delivery.
+    @usableFromInline @exclusivity(unchecked)
+    internal var ownerTargets: [SubjectTargetBase<Output, Failure>] = []
+    @usableFromInline @exclusivity(unchecked)
+    internal var ownerTargetsVersion: UInt = 0
+    /// `completion != nil`, readable by the delivering thread without the lock.
+    @usableFromInline
+    internal let completed = Atomic<Bool>(false)
     /// How many of the last values are kept for subscribers that arrive later (0: none).
     @usableFromInline
     internal let replayCapacity: Int
@@ -75,32 +106,53 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
 
     // MARK: Subscribing
 
-    /// Adds a conduit, or returns the completion if the subject has already completed.
+    /// Adds a subscription's subscriber to the list, or returns the completion if the subject
+    /// has already completed (and ends the subscription, which will not be used).
     @inlinable
-    internal func attach(_ conduit: SubjectConduitBase<Output, Failure>) -> Subscribers.Completion<Failure>? {
-        lock.locked {
+    internal func attach<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+        -> Subscribers.Completion<Failure>? where Downstream.Input == Output, Downstream.Failure == Failure
+    {
+        guard let target = conduit.lock.locked({ conduit.target }) else { return nil }
+        var stale: [SubjectTargetBase<Output, Failure>] = []
+        let completed = lock.locked { () -> Subscribers.Completion<Failure>? in
             if let completion { return completion }
-            conduits.append(conduit)
+            stale = targetsWillChangeLocked()
+            targets.append(target)
             return nil
         }
+        withExtendedLifetime(stale) {}
+        if completed != nil {
+            conduit.release()
+        }
+        return completed
     }
 
-    /// Adds a replaying conduit and hands it the last values as its backlog, in the same
-    /// critical section, so that no value is missed or delivered twice. After completion the
-    /// conduit is not attached but still gets the backlog and the completion. Returns the
-    /// completion, if any, and whether the backlog is empty.
+    /// Adds a replaying subscription's subscriber and hands it the last values as its backlog,
+    /// in the same critical section, so that no value is missed or delivered twice. After
+    /// completion the subscriber is not listed but still gets the backlog and the completion
+    /// (and with no backlog the subscription ends, unused). Returns the completion, if any, and
+    /// whether the backlog is empty.
     @inlinable
-    internal func attachReplaying(_ conduit: SubjectConduitBase<Output, Failure>)
+    internal func attachReplaying<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
         -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool)
+        where Downstream.Input == Output, Downstream.Failure == Failure
     {
-        lock.locked {
+        guard let target = conduit.lock.locked({ conduit.target }) else { return (nil, true) }
+        var stale: [SubjectTargetBase<Output, Failure>] = []
+        let result = lock.locked { () -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool) in
             let values = replayBuffer.elements
-            conduit.seedReplay(values, completion: completion)
+            target.seedReplay(values, completion: completion)
             if completion == nil {
-                conduits.append(conduit)
+                stale = targetsWillChangeLocked()
+                targets.append(target)
             }
             return (completion, values.isEmpty)
         }
+        withExtendedLifetime(stale) {}
+        if result.completion != nil, result.backlogIsEmpty {
+            conduit.release()
+        }
+        return result
     }
 
     /// Records a value being dispatched, for later subscribers; the value pushed out is
@@ -115,12 +167,33 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     }
 
     @inlinable
-    internal func detach(_ conduit: SubjectConduitBase<Output, Failure>) {
-        lock.locked {
-            if let index = conduits.firstIndex(where: { $0 === conduit }) {
-                conduits.remove(at: index)
-            }
+    internal func detach(_ target: SubjectTargetBase<Output, Failure>) {
+        let stale = lock.locked { () -> [SubjectTargetBase<Output, Failure>] in
+            guard let index = targets.firstIndex(where: { $0 === target }) else { return [] }
+            let stale = targetsWillChangeLocked()
+            targets.remove(at: index)
+            return stale
         }
+        withExtendedLifetime(stale) {}
+    }
+
+    /// Call with the lock held before changing `targets`: bumps the version, and makes sure the
+    /// owner's copy keeps no removed subscriber alive. If a thread is delivering, it is told to
+    /// refresh its copy when it finishes; otherwise the copy is dropped here (before the change,
+    /// so that the list is changed in place rather than copied), and the next `send` takes a
+    /// new one. Returns the old copy, to release after unlocking.
+    @inlinable
+    internal func targetsWillChangeLocked() -> [SubjectTargetBase<Output, Failure>] {
+        targetsVersion.wrappingAdd(1, ordering: .releasing)
+        // One operation either pokes the delivering thread or, if nobody was delivering, claims
+        // `owner` as `listMaintenance` so that no sender starts from the copy meanwhile.
+        guard owner.bitwiseOr(Self.queuedBit, ordering: .acquiringAndReleasing).oldValue == 0 else {
+            return []
+        }
+        defer { owner.store(0, ordering: .releasing) }
+        let stale = ownerTargets
+        ownerTargets = []
+        return stale
     }
 
     /// Called when a subscriber asks for values.
@@ -165,7 +238,29 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     @inlinable
     @discardableResult
     internal func send(_ value: Output) -> Bool {
-        enqueueOrDeliver(.value(value), isCompletion: false)
+        let me = ThreadIdentity.current.rawValue
+        guard replayCapacity == 0,
+              owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged else {
+            return enqueueOrDeliver(.value(value), isCompletion: false)
+        }
+        // Nobody else is delivering and nothing is queued: deliver from this thread's copy of
+        // the list, which nothing changes until `finishDelivering`.
+        let accepted = !completed.load(ordering: .relaxed)
+        if accepted {
+            if ownerTargetsVersion != targetsVersion.load(ordering: .acquiring) {
+                let stale = lock.locked { () -> [SubjectTargetBase<Output, Failure>] in
+                    defer {
+                        ownerTargets = targets
+                        ownerTargetsVersion = targetsVersion.load(ordering: .relaxed)
+                    }
+                    return ownerTargets
+                }
+                withExtendedLifetime(stale) {}
+            }
+            deliver(value, to: ownerTargets)
+        }
+        finishDelivering(me)
+        return accepted
     }
 
     /// Records the completion and delivers it after everything sent before it.
@@ -176,119 +271,147 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
         enqueueOrDeliver(.completion(completion), isCompletion: true)
     }
 
-    /// Delivers a value owed to one conduit, in line with other sends.
+    /// Delivers a value owed to one subscriber, in line with other sends.
     @inlinable
-    internal func send(owed value: Output, to conduit: SubjectConduitBase<Output, Failure>) {
-        enqueueOrDeliver(.owed(value, to: conduit), isCompletion: false, evenAfterCompletion: true)
+    internal func send(owed value: Output, to target: SubjectTargetBase<Output, Failure>) {
+        enqueueOrDeliver(.owed(value, to: target), isCompletion: false, evenAfterCompletion: true)
     }
 
-    /// Delivers a replaying conduit's backlog as far as its demand allows, in line with other
+    /// Delivers a replaying subscriber's backlog as far as its demand allows, in line with other
     /// sends (also after completion: the backlog outlives it).
     @inlinable
-    internal func send(replayTo conduit: SubjectConduitBase<Output, Failure>) {
-        enqueueOrDeliver(.replay(to: conduit), isCompletion: false, evenAfterCompletion: true)
+    internal func send(replayTo target: SubjectTargetBase<Output, Failure>) {
+        enqueueOrDeliver(.replay(to: target), isCompletion: false, evenAfterCompletion: true)
     }
 
-    /// The delivery gate. Under one lock: refuse after completion, queue the event if another
+    /// The delivery gate. Under the lock: refuse after completion, queue the event if another
     /// thread is delivering, or become the delivering thread (staying one, nested, if this thread
     /// already is). The delivering thread then drains what others queued meanwhile.
     @inlinable
     @discardableResult
     internal func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
                                    evenAfterCompletion: Bool = false) -> Bool {
-        let me = ThreadIdentity.current
+        let me = ThreadIdentity.current.rawValue
         var droppedUpstreams: [Subscription] = []
         var evicted: Output?
-        let (accepted, nested, conduits) = lock.locked {
-            () -> (Bool, Bool, [SubjectConduitBase<Output, Failure>]?) in
+        let (accepted, owns, targets) = lock.locked {
+            () -> (Bool, Bool, [SubjectTargetBase<Output, Failure>]?) in
             guard completion == nil || evenAfterCompletion else { return (false, false, nil) }
             if isCompletion, case .completion(let completion) = event {
                 self.completion = completion
+                completed.store(true, ordering: .releasing)
                 swap(&droppedUpstreams, &upstreamSubscriptions)
             }
-            if let owner {
-                if owner != me {
+            while true {
+                let current = owner.load(ordering: .acquiring)
+                if current == 0 {
+                    guard owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged else {
+                        continue
+                    }
+                    recordForReplayLocked(event, evicted: &evicted)
+                    return (true, true, self.targets)
+                }
+                if current & ~Self.queuedBit == me {
+                    recordForReplayLocked(event, evicted: &evicted)
+                    return (true, false, self.targets)
+                }
+                if owner.compareExchange(expected: current, desired: current | Self.queuedBit,
+                                         ordering: .relaxed).exchanged {
                     pending.append(event)
                     return (true, false, nil)
                 }
-                recordForReplayLocked(event, evicted: &evicted)
-                return (true, true, self.conduits)
             }
-            owner = me
-            recordForReplayLocked(event, evicted: &evicted)
-            return (true, false, self.conduits)
         }
         withExtendedLifetime((droppedUpstreams, evicted)) {}
-        guard let conduits else { return accepted }
-        dispatch(event, to: conduits)
-        if nested { return accepted }
-        while true {
-            var evictedLater: Output?
-            let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectConduitBase<Output, Failure>])? in
-                if pending.isEmpty {
-                    owner = nil
+        guard let targets else { return accepted }
+        dispatch(event, to: targets)
+        if owns {
+            finishDelivering(me)
+        }
+        return accepted
+    }
+
+    /// Gives `owner` back: at once if nothing was queued meanwhile, otherwise under the lock
+    /// after delivering what was queued and refreshing the copy of the list.
+    @inlinable
+    internal func finishDelivering(_ me: UInt) {
+        while !owner.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
+            var evicted: Output?
+            var stale: [SubjectTargetBase<Output, Failure>] = []
+            let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectTargetBase<Output, Failure>])? in
+                guard !pending.isEmpty else {
+                    let version = targetsVersion.load(ordering: .relaxed)
+                    if ownerTargetsVersion != version {
+                        stale = ownerTargets
+                        ownerTargets = targets
+                        ownerTargetsVersion = version
+                    }
+                    owner.store(0, ordering: .releasing)
                     return nil
                 }
                 let event = pending.removeFirst()
-                recordForReplayLocked(event, evicted: &evictedLater)
-                return (event, self.conduits)
+                recordForReplayLocked(event, evicted: &evicted)
+                return (event, self.targets)
             }
-            withExtendedLifetime(evictedLater) {}
-            guard let (event, conduits) = next else { return accepted }
-            dispatch(event, to: conduits)
+            withExtendedLifetime((evicted, stale)) {}
+            guard let (event, targets) = next else { return }
+            dispatch(event, to: targets)
+        }
+    }
+
+    /// `targets` keeps every element alive for the loop, so each is used at +0 rather than
+    /// retained and released per delivery (two atomic operations per subscriber).
+    @inlinable
+    internal func deliver(_ value: Output, to targets: [SubjectTargetBase<Output, Failure>]) {
+        targets.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { target in
+                    target.offerSpecialized(target, value)
+                }
+            }
         }
     }
 
     @inlinable
     internal func dispatch(_ event: SubjectEvent<Output, Failure>,
-                           to conduits: [SubjectConduitBase<Output, Failure>]) {
+                           to targets: [SubjectTargetBase<Output, Failure>]) {
         switch event {
         case .value(let value):
-            // `conduits` keeps every element alive for the loop, so each is used at +0 rather
-            // than retained and released per delivery (two atomic operations per subscriber).
-            conduits.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices {
-                    Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { conduit in
-                        conduit.offerSpecialized(conduit, value)
-                    }
-                }
-            }
+            deliver(value, to: targets)
         case .completion(let completion):
-            let detached = lock.locked { () -> [SubjectConduitBase<Output, Failure>] in
-                defer { self.conduits = [] }
-                return self.conduits
+            let (detached, stale) = lock.locked {
+                () -> ([SubjectTargetBase<Output, Failure>], [SubjectTargetBase<Output, Failure>]) in
+                let stale = targetsWillChangeLocked()
+                let detached = self.targets
+                self.targets = []
+                return (detached, stale)
             }
-            withExtendedLifetime(detached) {}
-            for conduit in conduits {
-                conduit.finish(completion)
+            withExtendedLifetime((detached, stale)) {}
+            for target in targets {
+                target.finish(completion)
             }
-        case .owed(let value, let conduit):
-            conduit.offerOwed(value)
-        case .replay(let conduit):
-            conduit.drainReplay()
+        case .owed(let value, let target):
+            target.offerOwed(value)
+        case .replay(let target):
+            target.drainReplay()
         }
     }
 }
 
-/// A subject's subscription for one subscriber, type-erased over the subscriber's type so the
-/// subject can keep all of them in one array.
+/// What a subject's list holds for one subscriber, type-erased over the subscriber's type so
+/// the subject can keep all of them in one array.
 ///
 /// The subject calls `offerSpecialized` rather than a class method: a generic subclass's
 /// overrides are reached through the library's unspecialised vtable, while this function value
 /// is created where the concrete subscriber type is known, so each delivery runs specialised.
 @usableFromInline
-internal class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+internal class SubjectTargetBase<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
-    internal let offerSpecialized: (SubjectConduitBase, Output) -> Void
+    internal let offerSpecialized: (SubjectTargetBase, Output) -> Void
 
     @inlinable
-    internal init(offerSpecialized: @escaping (SubjectConduitBase, Output) -> Void) {
+    internal init(offerSpecialized: @escaping (SubjectTargetBase, Output) -> Void) {
         self.offerSpecialized = offerSpecialized
-    }
-
-    @inlinable
-    internal func offer(_ value: Output) {
-        fatalError("abstract")
     }
 
     @inlinable
@@ -316,10 +439,87 @@ internal class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
+/// One subscriber in a subject's list: the subscriber itself, held in a constant, beside its
+/// subscription (``SubjectConduit``), which keeps the demand and the policy.
+///
+/// The subscriber is a constant so that a delivery uses it in place: a stored variable is
+/// copied for each call, a retain and a release of every reference the subscriber holds (a
+/// `map` closure, a `filter` closure, the sink...). While the subscription has unlimited demand
+/// and nothing owed or backlogged, `takesEveryValue` is set and a value goes straight to the
+/// subscriber with no lock either. This is safe against a cancel from any thread because a
+/// cancel only drops the subscription's reference to this object: the subject's list and the
+/// delivering thread's copy of it keep the object, and so the subscriber, alive until the
+/// delivery in progress has returned.
+@usableFromInline
+internal final class SubjectTarget<Downstream: Subscriber>:
+    SubjectTargetBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable
+{
+    @usableFromInline
+    internal typealias Output = Downstream.Input
+    @usableFromInline
+    internal typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal let downstream: Downstream
+    @usableFromInline
+    internal let conduit: SubjectConduit<Downstream>
+    /// Set and cleared under the conduit's lock; read without it by the delivering thread.
+    @usableFromInline
+    internal let takesEveryValue = Atomic<Bool>(false)
+
+    @inlinable
+    internal init(_ downstream: Downstream, conduit: SubjectConduit<Downstream>) {
+        self.downstream = downstream
+        self.conduit = conduit
+        super.init(offerSpecialized: { target, value in
+            unsafeDowncast(target, to: SubjectTarget.self).offer(value)
+        })
+    }
+
+    @inlinable
+    internal func offer(_ value: Output) {
+        // Acquiring: the subscriber's own writes before it asked for `.unlimited` (on whatever
+        // thread) are visible before it is called.
+        if takesEveryValue.load(ordering: .acquiring) {
+            // Unlimited demand stays unlimited whatever the subscriber answers.
+            _ = downstream.receive(value)
+            return
+        }
+        conduit.offer(value, to: self)
+    }
+
+    @inlinable
+    override internal func offerOwed(_ value: Output) {
+        conduit.offerOwed(value, to: self)
+    }
+
+    @inlinable
+    override internal func finish(_ completion: Subscribers.Completion<Failure>) {
+        conduit.finish(completion, to: self)
+    }
+
+    @inlinable
+    override internal func drainReplay() {
+        conduit.drainReplay(to: self)
+    }
+
+    @inlinable
+    override internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+        conduit.seedReplay(values, completion: completion)
+    }
+}
+
+/// A subject's subscription for one subscriber: its demand and the subject's policy for it.
+/// The subscriber itself sits in ``SubjectTarget``, which this subscription holds until it
+/// ends; ending it (cancel or completion) drops that reference, so a subscriber that keeps its
+/// subscription afterwards keeps nothing else alive. (The one state in which the two refer to
+/// each other with nothing else holding either: a `ReplaySubject` subscription whose subject has
+/// completed, waiting for demand to deliver its backlog, whose subscriber dropped it without
+/// cancelling. It can never be asked for anything again; cancelling ends it.)
 @usableFromInline
 internal final class SubjectConduit<Downstream: Subscriber>:
-    SubjectConduitBase<Downstream.Input, Downstream.Failure>, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
 {
     @usableFromInline
     internal typealias Output = Downstream.Input
@@ -328,8 +528,9 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     @usableFromInline
     internal let lock = Lock()
+    /// The subject's list entry for this subscriber, until this subscription ends.
     @usableFromInline @exclusivity(unchecked)
-    internal var downstream: Downstream?
+    internal var target: SubjectTarget<Downstream>?
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
     /// The subject, until this subscription ends; also what keeps the subject alive while the
@@ -347,6 +548,9 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     /// For the replay policy: the subject's completion, waiting for the backlog to be delivered.
     @usableFromInline @exclusivity(unchecked)
     internal var pendingCompletion: Subscribers.Completion<Failure>?
+    /// Whether the subscriber has ever asked for values (for the every-value policy).
+    @usableFromInline @exclusivity(unchecked)
+    internal var hasRequested = false
     @usableFromInline
     internal let policy: SubjectDemandPolicy<Output>
     @usableFromInline
@@ -357,7 +561,6 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     @inlinable
     internal init(_ downstream: Downstream, parent: AnyObject, delivery: SubjectDelivery<Output, Failure>,
                   name: String, policy: SubjectDemandPolicy<Output>) {
-        self.downstream = downstream
         self.parent = parent
         self.delivery = delivery
         self.name = name
@@ -370,28 +573,44 @@ internal final class SubjectConduit<Downstream: Subscriber>:
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: SubjectConduit.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: SubjectConduit.self).cancelSpecialized() })
-        super.init(offerSpecialized: { conduit, value in
-            unsafeDowncast(conduit, to: SubjectConduit.self).offer(value)
-        })
+        target = SubjectTarget(downstream, conduit: self)
     }
 
+    /// Whether every value may go straight to the subscriber: the subscription is live, its
+    /// demand unlimited, and nothing is owed or backlogged. Call with the lock held after
+    /// changing any of those.
     @inlinable
-    override internal func offer(_ value: Output) {
+    internal func refreshTakesEveryValueLocked() {
+        guard let target else { return }
+        let takesEveryValue: Bool
+        switch policy {
+        case .dropWithoutDemand, .everyValueAfterFirstDemand:
+            takesEveryValue = demand == .unlimited
+        case .currentValue:
+            takesEveryValue = demand == .unlimited && !owesCurrentValue
+        case .replay:
+            takesEveryValue = demand == .unlimited && backlog.isEmpty
+        }
+        target.takesEveryValue.store(takesEveryValue, ordering: .releasing)
+    }
+
+    /// A value for the subscriber, when `target` could not take it straight away.
+    @inlinable
+    internal func offer(_ value: Output, to target: SubjectTarget<Downstream>) {
         var evicted: Output?
         defer { withExtendedLifetime(evicted) {} }
-        guard let downstream = lock.locked({ () -> Downstream? in
-            guard let downstream else { return nil }
+        let delivers = lock.locked { () -> Bool in
+            guard self.target != nil else { return false }
             switch policy {
             case .dropWithoutDemand:
-                guard demand > 0 else { return nil }
+                guard demand > 0 else { return false }
             case .currentValue:
                 guard demand > 0, !owesCurrentValue else {
                     owesCurrentValue = true
-                    return nil
+                    return false
                 }
             case .everyValueAfterFirstDemand:
-                guard hasRequested else { return nil }
-                return downstream
+                return hasRequested
             case .replay(let capacity):
                 // Behind an undelivered backlog, or without demand: join the backlog.
                 guard backlog.isEmpty, demand > 0 else {
@@ -399,108 +618,111 @@ internal final class SubjectConduit<Downstream: Subscriber>:
                     if backlog.count > capacity {
                         evicted = backlog.popFirst()
                     }
-                    return nil
+                    return false
                 }
             }
             demand -= 1
-            return downstream
-        }) else { return }
-        let additional = downstream.receive(value)
-        if additional > 0 {
-            lock.locked { demand += additional }
+            return true
+        }
+        guard delivers else { return }
+        add(target.downstream.receive(value))
+    }
+
+    @inlinable
+    internal func add(_ additional: Subscribers.Demand) {
+        guard additional > 0 else { return }
+        lock.locked {
+            demand += additional
+            refreshTakesEveryValueLocked()
         }
     }
 
-    /// Whether the subscriber has ever asked for values (for the every-value policy).
-    @usableFromInline @exclusivity(unchecked)
-    internal var hasRequested = false
-
     @inlinable
-    override internal func offerOwed(_ value: Output) {
-        guard let downstream = lock.locked({ () -> Downstream? in
-            guard owesCurrentValue, demand > 0, let downstream else { return nil }
+    internal func offerOwed(_ value: Output, to target: SubjectTarget<Downstream>) {
+        let delivers = lock.locked { () -> Bool in
+            guard owesCurrentValue, demand > 0, self.target != nil else { return false }
             owesCurrentValue = false
             demand -= 1
-            return downstream
-        }) else { return }
-        let additional = downstream.receive(value)
-        if additional > 0 {
-            lock.locked { demand += additional }
+            refreshTakesEveryValueLocked()
+            return true
         }
+        guard delivers else { return }
+        add(target.downstream.receive(value))
     }
 
     @inlinable
-    override internal func finish(_ completion: Subscribers.Completion<Failure>) {
+    internal func finish(_ completion: Subscribers.Completion<Failure>, to target: SubjectTarget<Downstream>) {
         if case .replay = policy {
             let waits = lock.locked { () -> Bool in
-                guard downstream != nil, !backlog.isEmpty else { return false }
+                guard self.target != nil, !backlog.isEmpty else { return false }
                 pendingCompletion = completion
                 return true
             }
             if waits { return }
         }
-        guard let (downstream, _) = release() else { return }
-        downstream.receive(completion: completion)
+        guard release() != nil else { return }
+        target.downstream.receive(completion: completion)
     }
 
     @inlinable
-    override internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+    internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
         lock.locked {
             for value in values {
                 backlog.append(value)
             }
             pendingCompletion = completion
+            refreshTakesEveryValueLocked()
         }
     }
 
     @inlinable
-    override internal func drainReplay() {
+    internal func drainReplay(to target: SubjectTarget<Downstream>) {
         while true {
-            let step = lock.locked { () -> (Downstream, Output?)? in
-                guard let downstream else { return nil }
+            let step = lock.locked { () -> Output?? in
+                guard self.target != nil else { return nil }
                 if !backlog.isEmpty {
                     guard demand > 0 else { return nil }
                     demand -= 1
-                    return (downstream, backlog.popFirst())
+                    defer { refreshTakesEveryValueLocked() }
+                    return .some(backlog.popFirst())
                 }
                 guard pendingCompletion != nil else { return nil }
-                return (downstream, nil)
+                return .some(nil)
             }
-            guard let (downstream, value) = step else { return }
-            if let value {
-                let additional = downstream.receive(value)
-                if additional > 0 {
-                    lock.locked { demand += additional }
-                }
+            guard let step else { return }
+            if let value = step {
+                add(target.downstream.receive(value))
                 continue
             }
             let completion = lock.locked { () -> Subscribers.Completion<Failure>? in
                 defer { pendingCompletion = nil }
                 return pendingCompletion
             }
-            guard let completion, let (target, _) = release() else { return }
-            target.receive(completion: completion)
+            guard let completion, release() != nil else { return }
+            target.downstream.receive(completion: completion)
             return
         }
     }
 
-    /// Ends this subscription, returning the subscriber and the subject's delivery if it was
-    /// still live.
+    /// Ends this subscription, returning the subscriber's list entry and the subject's delivery
+    /// if it was still live. The caller releases the entry, after unlocking.
     @inlinable
-    internal func release() -> (Downstream, SubjectDelivery<Output, Failure>?)? {
-        let (downstream, delivery, parent, backlog) = lock.locked {
-            () -> (Downstream?, SubjectDelivery<Output, Failure>?, AnyObject?, RingBuffer<Output>) in
+    @discardableResult
+    internal func release() -> (SubjectTarget<Downstream>, SubjectDelivery<Output, Failure>?)? {
+        let (target, delivery, parent, backlog) = lock.locked {
+            () -> (SubjectTarget<Downstream>?, SubjectDelivery<Output, Failure>?, AnyObject?, RingBuffer<Output>) in
             defer {
-                self.downstream = nil
+                self.target = nil
                 self.delivery = nil
                 self.parent = nil
                 self.backlog = RingBuffer()
             }
-            return (self.downstream, self.delivery, self.parent, self.backlog)
+            self.target?.takesEveryValue.store(false, ordering: .releasing)
+            return (self.target, self.delivery, self.parent, self.backlog)
         }
         withExtendedLifetime((parent, backlog)) {}
-        guard let downstream else { return nil }
-        return (downstream, delivery)
+        guard let target else { return nil }
+        return (target, delivery)
     }
 
     @inlinable
@@ -516,26 +738,28 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        let (delivery, owed, replays) = lock.locked { () -> (SubjectDelivery<Output, Failure>?, Bool, Bool) in
-            guard downstream != nil else { return (nil, false, false) }
+        let (delivery, listed, owed, replays) = lock.locked {
+            () -> (SubjectDelivery<Output, Failure>?, SubjectTarget<Downstream>?, Bool, Bool) in
+            guard let target else { return (nil, nil, false, false) }
             self.demand += demand
             hasRequested = true
-            return (self.delivery, owesCurrentValue, !backlog.isEmpty || pendingCompletion != nil)
+            refreshTakesEveryValueLocked()
+            return (self.delivery, target, owesCurrentValue, !backlog.isEmpty || pendingCompletion != nil)
         }
-        guard let delivery else { return }
+        guard let delivery, let target = listed else { return }
         delivery.downstreamDemandArrived()
         if owed, case .currentValue(let current) = policy, let value = current() {
-            delivery.send(owed: value, to: self)
+            delivery.send(owed: value, to: target)
         }
         if replays {
-            delivery.send(replayTo: self)
+            delivery.send(replayTo: target)
         }
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        guard let (_, delivery) = release() else { return }
-        delivery?.detach(self)
+        guard let (target, delivery) = release() else { return }
+        delivery?.detach(target)
     }
 
     @usableFromInline
@@ -543,7 +767,8 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let (parent, downstream, demand) = lock.locked { (self.parent, self.downstream, self.demand) }
+        let (parent, target, demand) = lock.locked { (self.parent, self.target, self.demand) }
+        let downstream = target?.downstream
         return Mirror(self, children: [
             "parent": parent as Any,
             "downstream": downstream as Any,

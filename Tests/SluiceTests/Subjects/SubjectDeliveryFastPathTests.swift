@@ -1,0 +1,358 @@
+import Testing
+import Foundation
+import Synchronization
+import Sluice
+import SluiceTesting
+
+/// The subjects' lock-free delivery under unlimited demand (`SubjectTarget.takesEveryValue`,
+/// the atomic `SubjectDelivery.owner` with its private copy of the list) and the sink's
+/// in-place closure call: what must still hold about lifetimes, re-entrancy, demand and
+/// completion. Interleavings are forced with semaphores (``Handshake``), never with sleeps, and
+/// every body runs under the stress suite's watchdog so that a deadlock fails the test.
+@Suite("Subject delivery fast path", .serialized)
+struct SubjectDeliveryFastPathTests {
+    // MARK: - Helpers
+
+    /// Holds a delivery inside a subscriber: the subscriber calls ``arrive()`` and stays there
+    /// until the other thread, which waited in ``waitForArrival()``, calls ``letGo()``. Every
+    /// wait is bounded; a wait that times out is remembered in ``timedOut``.
+    final class Handshake: Sendable {
+        static let timeout: DispatchTimeInterval = .seconds(10)
+        private let arrived = DispatchSemaphore(value: 0)
+        private let released = DispatchSemaphore(value: 0)
+        private let timeouts = StressCounter()
+
+        func arrive() {
+            arrived.signal()
+            if released.wait(timeout: .now() + Self.timeout) == .timedOut { timeouts.increment() }
+        }
+
+        func waitForArrival() -> Bool {
+            guard arrived.wait(timeout: .now() + Self.timeout) == .success else { timeouts.increment(); return false }
+            return true
+        }
+
+        func letGo() { released.signal() }
+        var timedOut: Bool { timeouts.value > 0 }
+    }
+
+    /// Sets its flag when it is deinitialised.
+    final class Tracked: Sendable {
+        let flag: Flag
+        init(_ flag: Flag) { self.flag = flag }
+        deinit { flag.set() }
+    }
+
+    /// Requests unlimited demand, hands its subscription out (as an `AnyCancellable`, which does
+    /// not hold the subscriber) and holds every value in its handshake; sets a flag on deinit.
+    final class BlockingSubscriber: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = Never
+        let handshake: Handshake
+        let deinitialized: Flag
+        let subscriptions: Log<AnyCancellable>
+
+        init(_ handshake: Handshake, _ deinitialized: Flag, _ subscriptions: Log<AnyCancellable>) {
+            self.handshake = handshake
+            self.deinitialized = deinitialized
+            self.subscriptions = subscriptions
+        }
+
+        deinit { deinitialized.set() }
+
+        func receive(subscription: Subscription) {
+            subscriptions.append(AnyCancellable(subscription))
+            subscription.request(.unlimited)
+        }
+
+        func receive(_ input: Int) -> Subscribers.Demand { handshake.arrive(); return .none }
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    /// Runs `send` on one thread and, once the delivery has arrived in `handshake`, `whileHeld`
+    /// on another; then lets the delivery go. Returns when both have returned.
+    static func holdDelivery(_ handshake: Handshake, send: @escaping @Sendable () -> Void,
+                             whileHeld: @escaping @Sendable () -> Void) {
+        Stress.runOnThreads(2) { thread in
+            if thread == 0 { return send() }
+            defer { handshake.letGo() }
+            guard handshake.waitForArrival() else { return }
+            whileHeld()
+        }
+    }
+
+    typealias Lifetime = (releasedWhileHeld: Bool, releasedAfterSend: Bool, timedOut: Bool)
+
+    // MARK: - Lifetimes during a delivery
+
+    /// The list (and the owner's copy) must keep a cancelled subscriber alive while it runs, and no longer.
+    @Test func aSubscriberCancelledWhileItsReceiveIsBlockedIsReleasedWhenTheReceiveReturns() async {
+        let outcome = await withWatchdog("cancel during a blocked receive") { () -> Lifetime in
+            let subject = PassthroughSubject<Int, Never>()
+            let handshake = Handshake()
+            let deinitialized = Flag()
+            let subscriptions = Log<AnyCancellable>()
+            subject.subscribe(BlockingSubscriber(handshake, deinitialized, subscriptions))
+            let whileHeld = StressBox(false)
+            let afterSend = StressBox(false)
+            Self.holdDelivery(handshake, send: {
+                subject.send(1)
+                afterSend.withLock { $0 = deinitialized.isSet }
+            }, whileHeld: {
+                subscriptions.all.first?.cancel()
+                whileHeld.withLock { $0 = deinitialized.isSet }
+            })
+            return (whileHeld.value, afterSend.value, handshake.timedOut)
+        }
+        guard let outcome else { return }
+        #expect(!outcome.timedOut, "the delivery never reached the subscriber, or was never let go")
+        #expect(!outcome.releasedWhileHeld, "the subscriber was freed while its receive was running")
+        #expect(outcome.releasedAfterSend, "the cancelled subscriber outlived the delivery (kept by the owner's copy)")
+    }
+
+    /// A sink's closures must survive a cancel made while they run, then go as soon as they return.
+    @Test func aSinkCancelledWhileItsClosureIsBlockedReleasesItWhenTheClosureReturns() async {
+        let outcome = await withWatchdog("sink cancelled during its closure") { () -> Lifetime in
+            let subject = PassthroughSubject<Int, Never>()
+            let handshake = Handshake()
+            let deinitialized = Flag()
+            // Held directly, not through `AnyCancellable`, whose cancel lets go of the sink.
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in },
+                                                    receiveValue: { [tracked = Tracked(deinitialized)] _ in
+                withExtendedLifetime(tracked) { handshake.arrive() }
+            })
+            subject.subscribe(sink)
+            let whileHeld = StressBox(false)
+            let afterSend = StressBox(false)
+            Self.holdDelivery(handshake, send: {
+                subject.send(1)
+                afterSend.withLock { $0 = deinitialized.isSet }
+            }, whileHeld: {
+                sink.cancel()
+                whileHeld.withLock { $0 = deinitialized.isSet }
+            })
+            // The sink itself is still referenced: only its closures must have gone.
+            withExtendedLifetime(sink) {}
+            return (whileHeld.value, afterSend.value, handshake.timedOut)
+        }
+        guard let outcome else { return }
+        #expect(!outcome.timedOut, "the delivery never reached the closure, or was never let go")
+        #expect(!outcome.releasedWhileHeld, "the closure's captures were freed while it was running")
+        #expect(outcome.releasedAfterSend, "the closures were not released when the closure returned")
+    }
+
+    // MARK: - Re-entrancy
+
+    /// A nested send after a self-cancel must skip the cancelled subscriber even though the owner's copy still lists it.
+    @Test func aValueSentAfterCancellingFromInsideReceiveSkipsTheCanceller() async {
+        let outcome = await withWatchdog("cancel then send from inside receive") {
+            () -> (TestSubscriber<Int, Never>, TestSubscriber<Int, Never>) in
+            let subject = PassthroughSubject<Int, Never>()
+            var own: Subscription?
+            let quitter = TestSubscriber<Int, Never>(onSubscription: { own = $0 }, onValue: { value in
+                if value == 1 {
+                    own?.cancel()
+                    subject.send(2)
+                }
+                return .none
+            })
+            let other = TestSubscriber<Int, Never>()
+            subject.subscribe(quitter)
+            subject.subscribe(other)
+            subject.send(1)
+            subject.send(3)
+            return (quitter, other)
+        }
+        guard let (quitter, other) = outcome else { return }
+        #expect(quitter.values == [1], "nothing after its own cancel")
+        // Nested, as in Combine: 2 goes out at once, before 1 reaches the later subscriber.
+        #expect(other.values == [2, 1, 3])
+        #expect(!other.sawConcurrentSignals)
+    }
+
+    /// List changes made inside a delivery must apply from the next value, not to the one being delivered.
+    @Test func subscribingOrCancellingFromInsideReceiveTakesEffectFromTheNextValue() async {
+        let outcome = await withWatchdog("subscribe and cancel from inside receive") {
+            () -> (host: [Int], joiner: [Int], victim: [Int]) in
+            let subject = PassthroughSubject<Int, Never>()
+            let joiner = TestSubscriber<Int, Never>()
+            let victim = TestSubscriber<Int, Never>()
+            let host = TestSubscriber<Int, Never>(onValue: { value in
+                if value == 1 {
+                    subject.subscribe(joiner)
+                    victim.cancel()
+                }
+                return .none
+            })
+            subject.subscribe(host)
+            subject.subscribe(victim)
+            subject.send(1)
+            subject.send(2)
+            subject.send(3)
+            return (host.values, joiner.values, victim.values)
+        }
+        guard let outcome else { return }
+        #expect(outcome.host == [1, 2, 3])
+        #expect(outcome.joiner == [2, 3], "a subscriber joining during a delivery misses that value, then gets every value")
+        #expect(outcome.victim == [], "a subscriber cancelled during an earlier subscriber's receive gets nothing more")
+    }
+
+    // MARK: - Concurrency, demand and completion
+
+    /// Lock-free delivery must still serialise concurrent senders into one order that every subscriber sees.
+    @Test func valuesFromEightThreadsReachEveryUnlimitedSubscriberOnceInOneOrder() async {
+        let threads = 8
+        let perThread = 500
+        let outcome = await withWatchdog("8 threads sending under unlimited demand") { () -> (lists: [[Int]], overlapped: Bool) in
+            let subject = PassthroughSubject<Int, Never>()
+            let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }
+            for subscriber in subscribers { subject.subscribe(subscriber) }
+            let sinkValues = Log<Int>()
+            let cancellable = subject.sink { sinkValues.append($0) }
+            Stress.runOnThreads(threads) { thread in
+                for index in 0..<perThread { subject.send(Stress.tag(thread, index)) }
+            }
+            cancellable.cancel()
+            return (subscribers.map(\.values) + [sinkValues.all], subscribers.contains { $0.sawConcurrentSignals })
+        }
+        guard let outcome else { return }
+        #expect(!outcome.overlapped, "two deliveries to one subscriber overlapped")
+        let everything = Array(repeating: perThread, count: threads)
+        for (number, values) in outcome.lists.enumerated() {
+            #expect(values.count == threads * perThread, "subscriber \(number): \(values.count) values")
+            #expect(Stress.deliveryProblem(values, threads: threads, perThread: perThread, mustInclude: everything) == nil,
+                    "subscriber \(number)")
+            #expect(values == outcome.lists[0], "subscriber \(number) saw another order than subscriber 0")
+        }
+    }
+
+    /// Limited demand takes the locked path beside unlimited subscribers on the fast one, and switches over on `.unlimited`.
+    @Test func limitedDemandIsHonouredBesideUnlimitedSubscribersAndCurrentValueComesFirst() async {
+        let outcome = await withWatchdog("mixed demand") {
+            () -> (unlimited: [Int], limited: [Int], early: [Int], late: [Int]) in
+            let subject = PassthroughSubject<Int, Never>()
+            let unlimited = TestSubscriber<Int, Never>()
+            let limited = TestSubscriber<Int, Never>(initialDemand: .max(2))
+            subject.subscribe(unlimited)
+            subject.subscribe(limited)
+            for value in 1...5 { subject.send(value) }
+            limited.request(.max(3))
+            for value in 6...10 { subject.send(value) }
+            limited.request(.unlimited)
+            for value in 11...12 { subject.send(value) }
+
+            let current = CurrentValueSubject<Int, Never>(0)
+            let early = TestSubscriber<Int, Never>()
+            let late = TestSubscriber<Int, Never>(initialDemand: .none)
+            current.subscribe(early)
+            current.subscribe(late)
+            current.send(1)
+            late.request(.unlimited)
+            current.send(2)
+            current.send(3)
+            return (unlimited.values, limited.values, early.values, late.values)
+        }
+        guard let outcome else { return }
+        #expect(outcome.unlimited == Array(1...12))
+        #expect(outcome.limited == [1, 2, 6, 7, 8, 11, 12], "exactly the demand granted, then everything once unlimited")
+        #expect(outcome.early == [0, 1, 2, 3], "the current value on subscription, then every change")
+        #expect(outcome.late == [1, 2, 3], "the current value when demand arrives, then later values")
+    }
+
+    /// A sink's delivery mark must be cleared after each value, or an idle cancel would never free the closures.
+    @Test func aSinkCancelledWhileIdleReleasesItsClosuresAtOnce() async {
+        let outcome = await withWatchdog("sink cancelled while idle") {
+            () -> (values: [Int], aliveBeforeCancel: Bool, releasedByCancel: Bool) in
+            let subject = PassthroughSubject<Int, Never>()
+            let deinitialized = Flag()
+            let values = Log<Int>()
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in },
+                                                    receiveValue: { [tracked = Tracked(deinitialized)] value in
+                withExtendedLifetime(tracked) { values.append(value) }
+            })
+            subject.subscribe(sink)
+            subject.send(1)
+            let aliveBeforeCancel = !deinitialized.isSet
+            sink.cancel()
+            let releasedByCancel = deinitialized.isSet
+            subject.send(2)
+            withExtendedLifetime(sink) {}
+            return (values.all, aliveBeforeCancel, releasedByCancel)
+        }
+        guard let outcome else { return }
+        #expect(outcome.values == [1])
+        #expect(outcome.aliveBeforeCancel)
+        #expect(outcome.releasedByCancel, "the captured object outlived cancel() with nothing being delivered")
+    }
+
+    /// A completion arriving inside the sink's own value closure must run once and leave releasing to that closure's return.
+    @Test func aSinkCompletedFromInsideItsValueClosureCompletesOnceAndReleasesBothClosuresAfterward() async {
+        let outcome = await withWatchdog("sink completed from inside its value closure") {
+            () -> (log: [String], valueClosureAliveInside: Bool, released: (value: Bool, completion: Bool)) in
+            let subject = PassthroughSubject<Int, Never>()
+            let valueFlag = Flag()
+            let completionFlag = Flag()
+            let log = Log<String>()
+            let aliveInside = StressBox(false)
+            let cancellable = subject.sink(receiveCompletion: { [tracked = Tracked(completionFlag)] _ in
+                withExtendedLifetime(tracked) { log.append("completion") }
+            }, receiveValue: { [tracked = Tracked(valueFlag)] value in
+                withExtendedLifetime(tracked) {
+                    log.append("value \(value)")
+                    subject.send(completion: .finished)
+                    aliveInside.withLock { $0 = !valueFlag.isSet }
+                    log.append("value \(value) returns")
+                }
+            })
+            subject.send(1)
+            let released: (value: Bool, completion: Bool) = (valueFlag.isSet, completionFlag.isSet)
+            subject.send(2)
+            subject.send(completion: .finished)
+            withExtendedLifetime(cancellable) {}
+            return (log.all, aliveInside.value, released)
+        }
+        guard let outcome else { return }
+        #expect(outcome.log == ["value 1", "completion", "value 1 returns"], "one completion, nested, and nothing after it")
+        #expect(outcome.valueClosureAliveInside, "the value closure's captures were freed while it ran")
+        #expect(outcome.released.value, "the value closure was not released when it returned")
+        #expect(outcome.released.completion, "the completion closure was not released when the value closure returned")
+    }
+
+    /// A completion from another thread must queue behind the value in progress and shut later sends out.
+    @Test func aCompletionSentDuringADeliveryArrivesAfterItAndStopsLaterValues() async {
+        typealias Seen = (values: [Int], completions: Int)
+        let outcome = await withWatchdog("completion from another thread during a delivery") {
+            () -> (midway: [Seen], blocked: TestSubscriber<Int, Never>, other: TestSubscriber<Int, Never>, timedOut: Bool) in
+            let subject = PassthroughSubject<Int, Never>()
+            let handshake = Handshake()
+            let blocked = TestSubscriber<Int, Never>(onValue: { value in
+                if value == 1 { handshake.arrive() }
+                return .none
+            })
+            let other = TestSubscriber<Int, Never>()
+            subject.subscribe(blocked)
+            subject.subscribe(other)
+            let midway = StressBox<[Seen]>([])
+            Self.holdDelivery(handshake, send: {
+                subject.send(1)
+            }, whileHeld: {
+                subject.send(completion: .finished)
+                subject.send(2)
+                let seen: [Seen] = [blocked, other].map { (values: $0.values, completions: $0.completions.count) }
+                midway.withLock { $0 = seen }
+            })
+            subject.send(3)
+            return (midway.value, blocked, other, handshake.timedOut)
+        }
+        guard let outcome else { return }
+        #expect(!outcome.timedOut, "the delivery never reached the subscriber, or was never let go")
+        #expect(outcome.midway.map { $0.values } == [[1], []], "while 1 is held: nothing else has been delivered")
+        #expect(outcome.midway.map { $0.completions } == [0, 0], "the completion must wait for the value in progress")
+        #expect(outcome.blocked.values == [1], "values sent after the completion are dropped")
+        #expect(outcome.other.values == [1], "the value in progress still reaches the later subscriber, before the completion")
+        for subscriber in [outcome.blocked, outcome.other] {
+            #expect(subscriber.completions == [.finished])
+            #expect(Stress.terminationProblem(subscriber, mustComplete: true) == nil)
+        }
+    }
+}
