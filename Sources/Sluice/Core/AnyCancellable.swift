@@ -6,25 +6,33 @@ import Synchronization
 /// thread-safe and happens at most once: the closure is released before it runs, so a second
 /// `cancel()` (or the deinit after an explicit cancel) does nothing.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    /// Set by the first `cancel()`, which then owns `cancelAction` alone: one atomic operation
+    /// instead of a lock.
     @usableFromInline
-    internal let lock = Lock()
+    internal let cancelled = Atomic<Bool>(false)
 
-    /// What to cancel: a closure, or a cancellable held directly (which costs no closure
-    /// context, the common case of a sink's cancellable).
+    /// What to cancel: a closure, a cancellable held directly (which costs no closure context),
+    /// or an object with its own specialised cancel.
     @usableFromInline
     internal enum Action {
         case closure(() -> Void)
         case cancellable(Cancellable)
+        /// A sink or assign subscriber and the cancel it captured where its types were concrete:
+        /// no existential box to copy and destroy, and no call through the library's
+        /// unspecialised `Cancellable` witness.
+        case object(AnyObject, cancel: (AnyObject) -> Void)
 
         @inlinable
         internal func run() {
             switch self {
             case .closure(let cancel): cancel()
             case .cancellable(let cancellable): cancellable.cancel()
+            case .object(let object, let cancel): cancel(object)
             }
         }
     }
 
+    /// Written by the initializer and then only by the first `cancel()`.
     @usableFromInline
     @exclusivity(unchecked)
     internal var cancelAction: Action?
@@ -42,6 +50,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         cancelAction = .cancellable(canceller)
     }
 
+    /// Cancels `object` with `cancel`, which must be its own specialised cancel.
+    @inlinable
+    internal init(object: AnyObject, cancel: @escaping (AnyObject) -> Void) {
+        cancelAction = .object(object, cancel: cancel)
+    }
+
     deinit {
         cancel()
     }
@@ -49,11 +63,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Cancels the activity. Calls after the first do nothing.
     @inlinable
     public func cancel() {
-        let action = lock.locked { () -> Action? in
-            defer { cancelAction = nil }
-            return cancelAction
-        }
-        action?.run()
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        cancelAction.take()?.run()
     }
 
     /// Stores this type-erasing cancellable instance in the specified collection.

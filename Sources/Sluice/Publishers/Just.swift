@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that emits an output to each subscriber just once, and then finishes.
 ///
 /// A `Just` publisher can't fail with an error. It delivers its value when the subscriber's
@@ -328,8 +330,10 @@ internal final class JustSubscription<Output, Downstream: Subscriber>: Subscript
     @usableFromInline
     internal let output: Output
 
+    /// Set by the first demand or cancel, which then owns `downstream` alone: one atomic
+    /// operation instead of a lock.
     @usableFromInline
-    internal let lock = Lock()
+    internal let ended = Atomic<Bool>(false)
 
     /// The subscriber until the value is delivered or the subscription cancelled.
     @usableFromInline
@@ -371,14 +375,16 @@ internal final class JustSubscription<Output, Downstream: Subscriber>: Subscript
 
     @inlinable
     internal func deliver() {
-        guard let downstream = lock.locked({ self.downstream.take() }) else { return }
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing),
+              let downstream = self.downstream.take() else { return }
         _ = downstream.receive(output)
         downstream.receive(completion: .finished)
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        _ = lock.locked { downstream.take() }
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = downstream.take()
     }
 
     @usableFromInline

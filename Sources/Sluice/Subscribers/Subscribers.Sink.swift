@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
@@ -11,26 +13,48 @@ extension Subscribers {
 
         // The state lives in separate stored properties rather than one generic struct: the
         // deinit of a generic class is unspecialised, and a field of a nested generic type costs
-        // a metadata look-up there, while function-typed fields cost none.
+        // a metadata look-up there, while class and function-typed fields cost none.
         @usableFromInline @exclusivity(unchecked)
         internal var status = SubscriptionStatus.awaitingSubscription
+        /// The closures, until the stream ends. They sit in an object of their own so that a
+        /// delivery calls them in place: a closure in a stored variable is copied, a retain and
+        /// a release, for each call.
         @usableFromInline @exclusivity(unchecked)
-        internal var storedReceiveValue: (Input) -> Void
-        @usableFromInline @exclusivity(unchecked)
-        internal var storedReceiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        internal var closures: SinkClosures<Input, Failure>?
+        /// The same object, unretained: valid while `closures` holds it, which a delivery in
+        /// progress guarantees (see `deliveryState`).
+        @usableFromInline
+        internal let closuresInPlace: Unmanaged<SinkClosures<Input, Failure>>
+        /// `delivering` while a value is being delivered on the fast path, `released` once the
+        /// stream has ended. Ending the stream during such a delivery (a cancel from another
+        /// thread, or from the closure itself) leaves releasing the closures to the delivering
+        /// thread, so no closure is freed while it runs; a value costs two atomic operations
+        /// instead of a lock and a retain.
+        @usableFromInline
+        internal let deliveryState = Atomic<UInt8>(0)
+        @usableFromInline
+        internal static var delivering: UInt8 { 1 }
+        @usableFromInline
+        internal static var released: UInt8 { 2 }
         /// The `DebugHooks` registration to end when the stream does (0: not tracked).
         @usableFromInline @exclusivity(unchecked)
         internal var trackingID: UInt64 = 0
 
-        /// Replaces the closures with no-ops, returning the old ones so they are released
-        /// outside the lock. Call with the lock held.
+        /// The closures, unless the stream has ended. Call with the lock held.
         @inlinable
-        internal func releaseClosures() -> ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void) {
-            defer {
-                storedReceiveValue = { _ in }
-                storedReceiveCompletion = { _ in }
-            }
-            return (storedReceiveValue, storedReceiveCompletion)
+        internal func liveClosuresLocked() -> SinkClosures<Input, Failure>? {
+            deliveryState.load(ordering: .relaxed) & Self.released == 0 ? closures : nil
+        }
+
+        /// Marks the closures released. Returns them, for the caller to release after
+        /// unlocking, unless a delivery is in progress, which then releases them as it ends.
+        /// Call with the lock held.
+        @inlinable
+        internal func releaseClosuresLocked() -> SinkClosures<Input, Failure>? {
+            let previous = deliveryState.bitwiseOr(Self.released, ordering: .acquiringAndReleasing).oldValue
+            guard previous == 0 else { return nil }
+            defer { closures = nil }
+            return closures
         }
 
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
@@ -38,11 +62,13 @@ extension Subscribers {
         internal let site: CallSite?
 
         /// The closure to execute on receipt of a value.
-        public var receiveValue: (Input) -> Void { lock.locked { storedReceiveValue } }
+        public var receiveValue: (Input) -> Void {
+            lock.locked { liveClosuresLocked() }?.receiveValue ?? { _ in }
+        }
 
         /// The closure to execute on completion.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.locked { storedReceiveCompletion }
+            lock.locked { liveClosuresLocked() }?.receiveCompletion ?? { _ in }
         }
 
         /// `cancel()` specialised for the concrete input and failure types, captured where the
@@ -56,8 +82,9 @@ extension Subscribers {
         @inlinable
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            storedReceiveValue = receiveValue
-            storedReceiveCompletion = receiveCompletion
+            let closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            self.closures = closures
+            closuresInPlace = Unmanaged.passUnretained(closures)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             site = nil
         }
@@ -67,8 +94,9 @@ extension Subscribers {
         @inlinable
         internal init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                       receiveValue: @escaping (Input) -> Void, site: CallSite) {
-            storedReceiveValue = receiveValue
-            storedReceiveCompletion = receiveCompletion
+            let closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            self.closures = closures
+            closuresInPlace = Unmanaged.passUnretained(closures)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
             if DebugHooks.isTracking {
@@ -92,20 +120,38 @@ extension Subscribers {
 
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let receiveValue = lock.locked { storedReceiveValue }
-            receiveValue(value)
+            if deliveryState.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
+                closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+                let previous = deliveryState.wrappingSubtract(Self.delivering, ordering: .acquiringAndReleasing).oldValue
+                if previous != Self.delivering {
+                    // The stream ended during the call; releasing the closures fell to us.
+                    let closures = lock.locked { () -> SinkClosures<Input, Failure>? in
+                        defer { self.closures = nil }
+                        return self.closures
+                    }
+                    withExtendedLifetime(closures) {}
+                }
+                return .none
+            }
+            // A value nested in another delivery (a closure that sends to its own upstream),
+            // from a misbehaving upstream delivering concurrently, or after the end: the
+            // closures, if the stream is still live, are retained for the call. (Closures are
+            // passed out of `locked` in their object: a bare closure would be re-abstracted for
+            // the generic result, which allocates.)
+            let closures = lock.locked { liveClosuresLocked() }
+            closures?.receiveValue(value)
             return .none
         }
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let (closures, previousStatus, previousTrackingID) = lock.locked {
-                () -> (((Input) -> Void, (Subscribers.Completion<Failure>) -> Void), SubscriptionStatus, UInt64) in
+            let (live, released, previousStatus, previousTrackingID) = lock.locked {
+                () -> (SinkClosures<Input, Failure>?, SinkClosures<Input, Failure>?, SubscriptionStatus, UInt64) in
                 defer {
                     self.status = .terminal
                     self.trackingID = 0
                 }
-                return (releaseClosures(), self.status, self.trackingID)
+                return (liveClosuresLocked(), releaseClosuresLocked(), self.status, self.trackingID)
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
@@ -114,8 +160,8 @@ extension Subscribers {
                DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
-            withExtendedLifetime(previousStatus) {
-                closures.1(completion)
+            withExtendedLifetime((previousStatus, released)) {
+                live?.receiveCompletion(completion)
             }
         }
 
@@ -127,17 +173,20 @@ extension Subscribers {
 
         @inlinable
         internal func cancelSubscription() {
-            let (subscription, closures, previousTrackingID) = lock.locked {
-                () -> (Subscription?, ((Input) -> Void, (Subscribers.Completion<Failure>) -> Void)?, UInt64) in
+            // Released means the stream has ended (completion or an earlier cancel), so there is
+            // nothing to cancel: skip the lock, as `AnyCancellable`'s deinit cancels every sink.
+            if deliveryState.load(ordering: .acquiring) & Self.released != 0 { return }
+            let (subscription, released, previousTrackingID) = lock.locked {
+                () -> (Subscription?, SinkClosures<Input, Failure>?, UInt64) in
                 guard let subscription = self.status.subscription else { return (nil, nil, 0) }
                 self.status = .terminal
                 defer { self.trackingID = 0 }
-                return (subscription, releaseClosures(), self.trackingID)
+                return (subscription, releaseClosuresLocked(), self.trackingID)
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
             }
-            withExtendedLifetime(closures) {
+            withExtendedLifetime(released) {
                 subscription?.cancel()
             }
         }
@@ -147,6 +196,22 @@ extension Subscribers {
         public var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
         public var playgroundDescription: Any { description }
+    }
+}
+
+/// A sink's two closures, as constants.
+@usableFromInline
+internal final class SinkClosures<Input, Failure: Error> {
+    @usableFromInline
+    internal let receiveValue: (Input) -> Void
+    @usableFromInline
+    internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    internal init(receiveValue: @escaping (Input) -> Void,
+                  receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
     }
 }
 
@@ -166,7 +231,7 @@ extension Publisher {
         // Reached only through a function value, where there is no call site to record.
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(object: sink, cancel: sink.cancelSpecialized)
     }
 
     /// Attaches a subscriber with closure-based behavior, remembering where it was called.
@@ -183,7 +248,7 @@ extension Publisher {
                                                      receiveValue: receiveValue,
                                                      site: CallSite(fileID: fileID, line: line))
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(object: sink, cancel: sink.cancelSpecialized)
     }
 }
 
@@ -194,7 +259,7 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: { _ in }, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(object: sink, cancel: sink.cancelSpecialized)
     }
 
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails,
