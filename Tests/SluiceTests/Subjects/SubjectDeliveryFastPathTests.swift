@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import Synchronization
-import Sluice
+@testable import Sluice
 import SluiceTesting
 
 /// The subjects' lock-free delivery under unlimited demand (`SubjectTarget.takesEveryValue`,
@@ -83,6 +83,33 @@ struct SubjectDeliveryFastPathTests {
 
     typealias Lifetime = (releasedWhileHeld: Bool, releasedAfterSend: Bool, timedOut: Bool)
 
+    /// Holds a delivery of `send`, runs `cancel` meanwhile, and reports whether `deinitialized`
+    /// was set while the delivery was held and once `send` had returned.
+    static func lifetimeAcrossHeldDelivery(_ handshake: Handshake, _ deinitialized: Flag,
+                                           send: @escaping @Sendable () -> Void,
+                                           cancel: @escaping @Sendable () -> Void) -> Lifetime {
+        let whileHeld = StressBox(false)
+        let afterSend = StressBox(false)
+        holdDelivery(handshake, send: {
+            send()
+            afterSend.withLock { $0 = deinitialized.isSet }
+        }, whileHeld: {
+            cancel()
+            whileHeld.withLock { $0 = deinitialized.isSet }
+        })
+        return (whileHeld.value, afterSend.value, handshake.timedOut)
+    }
+
+    static func expectReleasedOnlyAfterTheDelivery(_ outcome: Lifetime, _ what: String,
+                                                   sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!outcome.timedOut, "the delivery never reached the \(what), or was never let go",
+                sourceLocation: sourceLocation)
+        #expect(!outcome.releasedWhileHeld, "the \(what) was freed while it was running",
+                sourceLocation: sourceLocation)
+        #expect(outcome.releasedAfterSend, "the \(what) outlived the delivery",
+                sourceLocation: sourceLocation)
+    }
+
     // MARK: - Lifetimes during a delivery
 
     /// The list (and the owner's copy) must keep a cancelled subscriber alive while it runs, and no longer.
@@ -93,26 +120,18 @@ struct SubjectDeliveryFastPathTests {
             let deinitialized = Flag()
             let subscriptions = Log<AnyCancellable>()
             subject.subscribe(BlockingSubscriber(handshake, deinitialized, subscriptions))
-            let whileHeld = StressBox(false)
-            let afterSend = StressBox(false)
-            Self.holdDelivery(handshake, send: {
-                subject.send(1)
-                afterSend.withLock { $0 = deinitialized.isSet }
-            }, whileHeld: {
-                subscriptions.all.first?.cancel()
-                whileHeld.withLock { $0 = deinitialized.isSet }
-            })
-            return (whileHeld.value, afterSend.value, handshake.timedOut)
+            return Self.lifetimeAcrossHeldDelivery(handshake, deinitialized,
+                                                   send: { subject.send(1) },
+                                                   cancel: { subscriptions.all.first?.cancel() })
         }
         guard let outcome else { return }
-        #expect(!outcome.timedOut, "the delivery never reached the subscriber, or was never let go")
-        #expect(!outcome.releasedWhileHeld, "the subscriber was freed while its receive was running")
-        #expect(outcome.releasedAfterSend, "the cancelled subscriber outlived the delivery (kept by the owner's copy)")
+        // Outliving the delivery would mean the owner's copy of the list kept it.
+        Self.expectReleasedOnlyAfterTheDelivery(outcome, "subscriber")
     }
 
     /// A sink's closures must survive a cancel made while they run, then go as soon as they return.
     @Test func aSinkCancelledWhileItsClosureIsBlockedReleasesItWhenTheClosureReturns() async {
-        let outcome = await withWatchdog("sink cancelled during its closure") { () -> Lifetime in
+        let outcome = await withWatchdog("sink cancelled during its closure") { () -> (Lifetime, Bool, Bool) in
             let subject = PassthroughSubject<Int, Never>()
             let handshake = Handshake()
             let deinitialized = Flag()
@@ -122,23 +141,23 @@ struct SubjectDeliveryFastPathTests {
                 withExtendedLifetime(tracked) { handshake.arrive() }
             })
             subject.subscribe(sink)
-            let whileHeld = StressBox(false)
-            let afterSend = StressBox(false)
-            Self.holdDelivery(handshake, send: {
-                subject.send(1)
-                afterSend.withLock { $0 = deinitialized.isSet }
-            }, whileHeld: {
+            // Also read the sink's own state: in a debug build the caller holds its own copy of
+            // the closure while calling it, so a premature release would not free the captures.
+            let keptWhileHeld = StressBox(false)
+            let lifetime = Self.lifetimeAcrossHeldDelivery(handshake, deinitialized,
+                                                           send: { subject.send(1) },
+                                                           cancel: {
                 sink.cancel()
-                whileHeld.withLock { $0 = deinitialized.isSet }
+                keptWhileHeld.withLock { $0 = sink.lock.locked { sink.closures != nil } }
             })
             // The sink itself is still referenced: only its closures must have gone.
-            withExtendedLifetime(sink) {}
-            return (whileHeld.value, afterSend.value, handshake.timedOut)
+            let droppedAfterwards = sink.lock.locked { sink.closures == nil }
+            return (lifetime, keptWhileHeld.value, droppedAfterwards)
         }
-        guard let outcome else { return }
-        #expect(!outcome.timedOut, "the delivery never reached the closure, or was never let go")
-        #expect(!outcome.releasedWhileHeld, "the closure's captures were freed while it was running")
-        #expect(outcome.releasedAfterSend, "the closures were not released when the closure returned")
+        guard let (lifetime, keptWhileHeld, droppedAfterwards) = outcome else { return }
+        Self.expectReleasedOnlyAfterTheDelivery(lifetime, "sink's closure")
+        #expect(keptWhileHeld, "the cancel released the closures object while a delivery was using it")
+        #expect(droppedAfterwards, "the delivering thread did not release the closures object")
     }
 
     // MARK: - Re-entrancy
