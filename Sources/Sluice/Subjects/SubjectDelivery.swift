@@ -257,7 +257,13 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
                 }
                 withExtendedLifetime(stale) {}
             }
-            deliver(value, to: ownerTargets)
+            // Through an exclusive (inout) access, which the optimizer does not copy: a plain read
+            // of the stored array would retain and release its buffer around the loop. Nothing
+            // else touches `ownerTargets` until `finishDelivering`; the first send after a
+            // refresh copies the buffer it shares with `targets`, once.
+            ownerTargets.withUnsafeMutableBufferPointer { buffer in
+                deliver(value, to: UnsafeBufferPointer(buffer))
+            }
         }
         finishDelivering(me)
         return accepted
@@ -364,10 +370,15 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     @inlinable
     internal func deliver(_ value: Output, to targets: [SubjectTargetBase<Output, Failure>]) {
         targets.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices {
-                Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { target in
-                    target.offerSpecialized(target, value)
-                }
+            deliver(value, to: buffer)
+        }
+    }
+
+    @inlinable
+    internal func deliver(_ value: Output, to buffer: UnsafeBufferPointer<SubjectTargetBase<Output, Failure>>) {
+        for index in buffer.indices {
+            Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { target in
+                target.offerSpecialized(target, value)
             }
         }
     }
