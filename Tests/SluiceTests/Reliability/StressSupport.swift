@@ -49,10 +49,16 @@ func withWatchdog<Value: Sendable>(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> Value
 ) async -> Value? {
+    // The result crosses from the worker thread to the test's task through the continuation,
+    // which ThreadSanitizer cannot follow when the worker resumes it before the task has
+    // suspended (a quick body); a lock taken on both sides makes the hand-over visible to it.
+    let handOver = StressBox(false)
     let verdict = await withCheckedContinuation { (continuation: CheckedContinuation<WatchdogVerdict<Value>, Never>) in
         let latch = WatchdogLatch(continuation)
         let worker = Thread {
-            latch.resume(.finished(body()))
+            let value = body()
+            handOver.withLock { $0 = true }
+            latch.resume(.finished(value))
         }
         worker.name = "StressTests: \(name)"
         worker.start()
@@ -60,6 +66,7 @@ func withWatchdog<Value: Sendable>(
             latch.resume(.timedOut)
         }
     }
+    _ = handOver.value
     switch verdict {
     case .finished(let value):
         return value
