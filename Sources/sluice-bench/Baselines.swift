@@ -25,12 +25,21 @@ final class SumStage: IntStage {
     func receive(_ value: Int) { total.withLock { $0 &+= value } }
 }
 
+/// The chain's head, built out of the caller's sight: built in place, the optimizer sees the
+/// concrete classes, turns the protocol calls into direct ones and inlines the whole chain into
+/// one loop (about 2 ns a value), which is no longer three classes calling each other through
+/// a protocol.
+@inline(never)
+func makeBaselineChain(into sum: SumStage) -> IntStage {
+    MapStage(next: FilterStage(next: sum))
+}
+
 /// Three final classes calling each other through a protocol, a `Mutex` in the last one: the
 /// same work as `map → filter → sink` with a locked accumulator.
 @inline(never)
 func baselineChain(_ count: Int) -> Int {
     let sum = SumStage()
-    let head: IntStage = MapStage(next: FilterStage(next: sum))
+    let head = makeBaselineChain(into: sum)
     for value in 0..<count { head.receive(value) }
     return sum.total.withLock { $0 }
 }
@@ -39,7 +48,7 @@ func baselineChain(_ count: Int) -> Int {
 @inline(never)
 func baselineLockedChain(_ count: Int) -> Int {
     let sum = SumStage()
-    let head: IntStage = MapStage(next: FilterStage(next: sum))
+    let head = makeBaselineChain(into: sum)
     let gate = Mutex(0)
     for value in 0..<count {
         gate.withLock { $0 &+= 1 }
