@@ -145,13 +145,17 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let (live, released, previousStatus, previousTrackingID) = lock.locked {
-                () -> (SinkClosures<Input, Failure>?, SinkClosures<Input, Failure>?, SubscriptionStatus, UInt64) in
-                defer {
-                    self.status = .terminal
-                    self.trackingID = 0
-                }
-                return (liveClosuresLocked(), releaseClosuresLocked(), self.status, self.trackingID)
+            // Locals filled under the lock rather than a tuple returned from it: a tuple holding
+            // the status's existential was destroyed through the runtime's generic tuple witness.
+            var previousStatus = SubscriptionStatus.terminal
+            var previousTrackingID: UInt64 = 0
+            var live: SinkClosures<Input, Failure>?
+            var released: SinkClosures<Input, Failure>?
+            lock.locked {
+                swap(&previousStatus, &status)
+                swap(&previousTrackingID, &trackingID)
+                live = liveClosuresLocked()
+                released = releaseClosuresLocked()
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
@@ -160,8 +164,11 @@ extension Subscribers {
                DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
-            withExtendedLifetime((previousStatus, released)) {
-                live?.receiveCompletion(completion)
+            // The old status and closures go after the completion closure has run.
+            withExtendedLifetime(previousStatus) {
+                withExtendedLifetime(released) {
+                    live?.receiveCompletion(completion)
+                }
             }
         }
 
@@ -176,18 +183,20 @@ extension Subscribers {
             // Released means the stream has ended (completion or an earlier cancel), so there is
             // nothing to cancel: skip the lock, as `AnyCancellable`'s deinit cancels every sink.
             if deliveryState.load(ordering: .acquiring) & Self.released != 0 { return }
-            let (subscription, released, previousTrackingID) = lock.locked {
-                () -> (Subscription?, SinkClosures<Input, Failure>?, UInt64) in
-                guard let subscription = self.status.subscription else { return (nil, nil, 0) }
-                self.status = .terminal
-                defer { self.trackingID = 0 }
-                return (subscription, releaseClosuresLocked(), self.trackingID)
+            var previousStatus = SubscriptionStatus.terminal
+            var previousTrackingID: UInt64 = 0
+            var released: SinkClosures<Input, Failure>?
+            lock.locked {
+                guard status.subscription != nil else { return }
+                swap(&previousStatus, &status)
+                swap(&previousTrackingID, &trackingID)
+                released = releaseClosuresLocked()
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
             }
             withExtendedLifetime(released) {
-                subscription?.cancel()
+                previousStatus.subscription?.cancel()
             }
         }
 
