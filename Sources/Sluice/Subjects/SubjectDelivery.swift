@@ -75,6 +75,14 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     internal static var listMaintenance: UInt { queuedBit }
     @usableFromInline
     internal static var queuedBit: UInt { 1 }
+
+    /// The calling thread's identity as an `owner` value.
+    @inlinable
+    internal static var ownerIdentity: UInt {
+        let identity = ThreadIdentity.current.rawValue
+        assert(identity != 0 && identity & queuedBit == 0, "a thread identity must leave bit 0 free for queuedBit")
+        return identity
+    }
     @usableFromInline @exclusivity(unchecked)
     internal var pending: [SubjectEvent<Output, Failure>] = []
     /// Bumped under the lock whenever `targets` changes.
@@ -238,7 +246,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     @inlinable
     @discardableResult
     internal func send(_ value: Output) -> Bool {
-        let me = ThreadIdentity.current.rawValue
+        let me = Self.ownerIdentity
         guard replayCapacity == 0,
               owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged else {
             return enqueueOrDeliver(.value(value), isCompletion: false)
@@ -297,7 +305,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     @discardableResult
     internal func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
                                    evenAfterCompletion: Bool = false) -> Bool {
-        let me = ThreadIdentity.current.rawValue
+        let me = Self.ownerIdentity
         var droppedUpstreams: [Subscription] = []
         var evicted: Output?
         let (accepted, owns, targets) = lock.locked {
