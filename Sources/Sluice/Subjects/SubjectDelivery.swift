@@ -32,7 +32,7 @@ internal enum SubjectDemandPolicy<Output> {
     case replay(capacity: Int)
 }
 
-/// The machinery every subject shares: the ordered list of subscriptions, the completion, the
+/// The machinery every subject shares: the ordered list of subscribers, the completion, the
 /// upstream subscriptions handed to `send(subscription:)`, and the gate that serialises delivery.
 ///
 /// Delivery is serial per subject: the thread that finds nobody delivering becomes the owner,
@@ -83,6 +83,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
         assert(identity != 0 && identity & queuedBit == 0, "a thread identity must leave bit 0 free for queuedBit")
         return identity
     }
+
     @usableFromInline @exclusivity(unchecked)
     internal var pending: [SubjectEvent<Output, Failure>] = []
     /// Bumped under the lock whenever `targets` changes.
