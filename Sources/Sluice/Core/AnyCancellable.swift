@@ -13,11 +13,10 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     // What to cancel is one of three, written by the initializer and then only by the first
     // `cancel()`: a closure; a cancellable held directly (no closure context); or an object with
-    // its own specialised cancel (a sink's or an assign's, captured where its types were
-    // concrete: no existential box, and no call through the library's unspecialised
-    // `Cancellable` witness). Separate fields rather than one enum: an enum with a tuple payload
-    // is destroyed through the runtime's generic value witnesses, measured at a tenth of
-    // subscribing `Just.map.sink`.
+    // its own specialised cancel (a sink's, captured where its types were concrete: no
+    // existential box, and no call through the library's unspecialised `Cancellable` witness).
+    // Separate fields rather than one enum: an enum with a tuple payload is destroyed through
+    // the runtime's generic value witnesses, measured at a tenth of subscribing `Just.map.sink`.
     @usableFromInline @exclusivity(unchecked)
     internal var cancelClosure: (() -> Void)?
     @usableFromInline @exclusivity(unchecked)

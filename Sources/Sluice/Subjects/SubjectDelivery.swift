@@ -257,13 +257,8 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
         let accepted = !completed.load(ordering: .relaxed)
         if accepted {
             if ownerTargetsVersion != targetsVersion.load(ordering: .acquiring) {
-                let stale = lock.locked { () -> [SubjectTargetBase<Output, Failure>] in
-                    defer {
-                        ownerTargets = targets
-                        ownerTargetsVersion = targetsVersion.load(ordering: .relaxed)
-                    }
-                    return ownerTargets
-                }
+                var stale: [SubjectTargetBase<Output, Failure>] = []
+                lock.locked { refreshOwnerTargetsLocked(into: &stale) }
                 withExtendedLifetime(stale) {}
             }
             // Through an exclusive (inout) access, which the optimizer does not copy: a plain read
@@ -355,12 +350,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
             var stale: [SubjectTargetBase<Output, Failure>] = []
             let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectTargetBase<Output, Failure>])? in
                 guard !pending.isEmpty else {
-                    let version = targetsVersion.load(ordering: .relaxed)
-                    if ownerTargetsVersion != version {
-                        stale = ownerTargets
-                        ownerTargets = targets
-                        ownerTargetsVersion = version
-                    }
+                    refreshOwnerTargetsLocked(into: &stale)
                     owner.store(0, ordering: .releasing)
                     return nil
                 }
@@ -372,6 +362,18 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
             guard let (event, targets) = next else { return }
             dispatch(event, to: targets)
         }
+    }
+
+    /// Brings the owner's copy of the list up to date if the list has changed since it was
+    /// taken, moving the old copy into `stale` to release after unlocking. Call with the lock
+    /// and `owner` held.
+    @inlinable
+    internal func refreshOwnerTargetsLocked(into stale: inout [SubjectTargetBase<Output, Failure>]) {
+        let version = targetsVersion.load(ordering: .relaxed)
+        guard ownerTargetsVersion != version else { return }
+        stale = ownerTargets
+        ownerTargets = targets
+        ownerTargetsVersion = version
     }
 
     /// `targets` keeps every element alive for the loop, so each is used at +0 rather than

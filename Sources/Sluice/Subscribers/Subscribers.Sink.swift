@@ -57,6 +57,18 @@ extension Subscribers {
             return closures
         }
 
+        /// Ends the stream: the status becomes terminal and the closures are released (see
+        /// `releaseClosuresLocked`, whose result this returns). The old status and tracking
+        /// registration move into the arguments, for the caller to finish after unlocking.
+        /// Call with the lock held.
+        @inlinable
+        internal func endLocked(previousStatus: inout SubscriptionStatus,
+                                previousTrackingID: inout UInt64) -> SinkClosures<Input, Failure>? {
+            swap(&previousStatus, &status)
+            swap(&previousTrackingID, &trackingID)
+            return releaseClosuresLocked()
+        }
+
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
         @usableFromInline
         internal let site: CallSite?
@@ -152,10 +164,8 @@ extension Subscribers {
             var live: SinkClosures<Input, Failure>?
             var released: SinkClosures<Input, Failure>?
             lock.locked {
-                swap(&previousStatus, &status)
-                swap(&previousTrackingID, &trackingID)
                 live = liveClosuresLocked()
-                released = releaseClosuresLocked()
+                released = endLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
@@ -188,9 +198,7 @@ extension Subscribers {
             var released: SinkClosures<Input, Failure>?
             lock.locked {
                 guard status.subscription != nil else { return }
-                swap(&previousStatus, &status)
-                swap(&previousTrackingID, &trackingID)
-                released = releaseClosuresLocked()
+                released = endLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
