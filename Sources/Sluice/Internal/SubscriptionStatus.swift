@@ -26,6 +26,16 @@ internal enum SubscriptionStatus {
         if case .terminal = self { return true }
         return false
     }
+
+    /// Moves to `subscribed` if no subscription has arrived yet; `false` means the caller must
+    /// cancel the extra subscription. Mutating, so that checking the stored state does not copy
+    /// it (a copy retains the subscription inside).
+    @inlinable
+    internal mutating func accept(_ subscription: Subscription) -> Bool {
+        guard case .awaitingSubscription = self else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
 }
 
 /// The state of an operator that sits between an upstream and a downstream: like

@@ -49,11 +49,7 @@ extension Subscribers {
 
         @inlinable
         public func receive(subscription: Subscription) {
-            let accepted = lock.locked { () -> Bool in
-                guard status.isAwaitingSubscription else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.locked { status.accept(subscription) }
             if accepted {
                 subscription.request(.unlimited)
             } else {

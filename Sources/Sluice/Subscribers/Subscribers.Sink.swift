@@ -16,57 +16,101 @@ extension Subscribers {
         // a metadata look-up there, while class and function-typed fields cost none.
         @usableFromInline @exclusivity(unchecked)
         internal var status = SubscriptionStatus.awaitingSubscription
-        /// The closures, until the stream ends. They sit in an object of their own so that a
-        /// delivery calls them in place: a closure in a stored variable is copied, a retain and
-        /// a release, for each call.
+        /// The closures. A delivery calls them in place (see `callInPlace`), so a value costs no
+        /// retain of their captures; `closureUse` says when they may be read and when released.
         @usableFromInline @exclusivity(unchecked)
-        internal var closures: SinkClosures<Input, Failure>?
-        /// The same object, unretained: valid while `closures` holds it, which a delivery in
-        /// progress guarantees (see `deliveryState`).
+        internal var valueClosure: (Input) -> Void
+        @usableFromInline @exclusivity(unchecked)
+        internal var completionClosure: (Subscribers.Completion<Failure>) -> Void
+        /// Who is using the closures: bit 0 (`ended`) is set when the stream ends, and the rest
+        /// counts the calls in progress, two per call. A call starts only while `ended` is clear;
+        /// the closures are replaced by no-ops (releasing what they capture) by whoever leaves
+        /// the count at zero with `ended` set, so no closure is freed while it runs. A value costs
+        /// two atomic operations instead of a lock and a retain.
         @usableFromInline
-        internal let closuresInPlace: Unmanaged<SinkClosures<Input, Failure>>
-        /// `delivering` while a value is being delivered on the fast path, `released` once the
-        /// stream has ended. Ending the stream during such a delivery (a cancel from another
-        /// thread, or from the closure itself) leaves releasing the closures to the delivering
-        /// thread, so no closure is freed while it runs; a value costs two atomic operations
-        /// instead of a lock and a retain.
+        internal let closureUse = Atomic<UInt>(0)
         @usableFromInline
-        internal let deliveryState = Atomic<UInt8>(0)
+        internal static var ended: UInt { 1 }
         @usableFromInline
-        internal static var delivering: UInt8 { 1 }
-        @usableFromInline
-        internal static var released: UInt8 { 2 }
+        internal static var oneCall: UInt { 2 }
         /// The `DebugHooks` registration to end when the stream does (0: not tracked).
         @usableFromInline @exclusivity(unchecked)
         internal var trackingID: UInt64 = 0
 
-        /// The closures, unless the stream has ended. Call with the lock held.
+        /// Starts a call of the closures, unless the stream has ended.
         @inlinable
-        internal func liveClosuresLocked() -> SinkClosures<Input, Failure>? {
-            deliveryState.load(ordering: .relaxed) & Self.released == 0 ? closures : nil
+        @inline(__always)
+        internal func beginClosureCall() -> Bool {
+            var current = closureUse.load(ordering: .relaxed)
+            while current & Self.ended == 0 {
+                let (exchanged, original) = closureUse.compareExchange(
+                    expected: current, desired: current &+ Self.oneCall, ordering: .acquiring)
+                if exchanged { return true }
+                current = original
+            }
+            return false
         }
 
-        /// Marks the closures released. Returns them, for the caller to release after
-        /// unlocking, unless a delivery is in progress, which then releases them as it ends.
-        /// Call with the lock held.
+        /// Ends a call begun by `beginClosureCall`; the last call out after the end releases.
         @inlinable
-        internal func releaseClosuresLocked() -> SinkClosures<Input, Failure>? {
-            let previous = deliveryState.bitwiseOr(Self.released, ordering: .acquiringAndReleasing).oldValue
-            guard previous == 0 else { return nil }
-            defer { closures = nil }
-            return closures
+        @inline(__always)
+        internal func endClosureCall() {
+            let previous = closureUse.wrappingSubtract(Self.oneCall, ordering: .acquiringAndReleasing).oldValue
+            if previous == Self.ended | Self.oneCall {
+                releaseClosures()
+            }
         }
 
-        /// Ends the stream: the status becomes terminal and the closures are released (see
-        /// `releaseClosuresLocked`, whose result this returns). The old status and tracking
-        /// registration move into the arguments, for the caller to finish after unlocking.
-        /// Call with the lock held.
+        /// Marks the stream ended and, unless it had already ended, starts the call of the
+        /// completion closure: returns `false` if it had ended, `true` if the caller is to call
+        /// the completion closure and then `endClosureCall`. One compare-exchange, as a
+        /// `beginClosureCall` then a `markEnded` would be two.
         @inlinable
-        internal func endLocked(previousStatus: inout SubscriptionStatus,
-                                previousTrackingID: inout UInt64) -> SinkClosures<Input, Failure>? {
+        internal func beginCompletionCall() -> Bool {
+            var current = closureUse.load(ordering: .relaxed)
+            while current & Self.ended == 0 {
+                let (exchanged, original) = closureUse.compareExchange(
+                    expected: current, desired: (current &+ Self.oneCall) | Self.ended,
+                    ordering: .acquiringAndReleasing)
+                if exchanged { return true }
+                current = original
+            }
+            return false
+        }
+
+        /// Marks the stream ended. Returns whether the caller must release the closures (after
+        /// unlocking): true unless a call is in progress, whose end then releases them.
+        @inlinable
+        internal func markEnded() -> Bool {
+            closureUse.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue == 0
+        }
+
+        /// Drops the closures and what they capture. Only the one thread that `closureUse`
+        /// chooses calls this, outside the lock (a capture's deinit may run anything).
+        @inlinable
+        internal func releaseClosures() {
+            // Literals made here, in code specialised for the sink's types, need no context;
+            // handed out of a generic function (`locked`, say) they would be re-abstracted,
+            // which allocates.
+            valueClosure = { _ in }
+            completionClosure = { _ in }
+        }
+
+        /// Calls a closure through an exclusive access, which the optimizer does not copy: a
+        /// closure read from a stored `var` is copied, a retain and a release, for each call.
+        @inlinable
+        @inline(__always)
+        internal static func callInPlace<Argument>(_ closure: inout (Argument) -> Void, _ argument: Argument) {
+            closure(argument)
+        }
+
+        /// Moves the subscription status and tracking registration into the arguments, for the
+        /// caller to finish after unlocking. Call with the lock held.
+        @inlinable
+        internal func takeStatusLocked(previousStatus: inout SubscriptionStatus,
+                                       previousTrackingID: inout UInt64) {
             swap(&previousStatus, &status)
             swap(&previousTrackingID, &trackingID)
-            return releaseClosuresLocked()
         }
 
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
@@ -75,12 +119,16 @@ extension Subscribers {
 
         /// The closure to execute on receipt of a value.
         public var receiveValue: (Input) -> Void {
-            lock.locked { liveClosuresLocked() }?.receiveValue ?? { _ in }
+            guard beginClosureCall() else { return { _ in } }
+            defer { endClosureCall() }
+            return valueClosure
         }
 
         /// The closure to execute on completion.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.locked { liveClosuresLocked() }?.receiveCompletion ?? { _ in }
+            guard beginClosureCall() else { return { _ in } }
+            defer { endClosureCall() }
+            return completionClosure
         }
 
         /// `cancel()` specialised for the concrete input and failure types, captured where the
@@ -94,9 +142,8 @@ extension Subscribers {
         @inlinable
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            let closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            self.closures = closures
-            closuresInPlace = Unmanaged.passUnretained(closures)
+            valueClosure = receiveValue
+            completionClosure = receiveCompletion
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             site = nil
         }
@@ -106,9 +153,8 @@ extension Subscribers {
         @inlinable
         internal init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                       receiveValue: @escaping (Input) -> Void, site: CallSite) {
-            let closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            self.closures = closures
-            closuresInPlace = Unmanaged.passUnretained(closures)
+            valueClosure = receiveValue
+            completionClosure = receiveCompletion
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
             if DebugHooks.isTracking {
@@ -118,11 +164,7 @@ extension Subscribers {
 
         @inlinable
         public func receive(subscription: Subscription) {
-            let accepted = lock.locked { () -> Bool in
-                guard status.isAwaitingSubscription else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.locked { status.accept(subscription) }
             if accepted {
                 subscription.request(.unlimited)
             } else {
@@ -132,26 +174,12 @@ extension Subscribers {
 
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if deliveryState.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
-                closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue(value) }
-                let previous = deliveryState.wrappingSubtract(Self.delivering, ordering: .acquiringAndReleasing).oldValue
-                if previous != Self.delivering {
-                    // The stream ended during the call; releasing the closures fell to us.
-                    let closures = lock.locked { () -> SinkClosures<Input, Failure>? in
-                        defer { self.closures = nil }
-                        return self.closures
-                    }
-                    withExtendedLifetime(closures) {}
-                }
-                return .none
-            }
-            // A value nested in another delivery (a closure that sends to its own upstream),
-            // from a misbehaving upstream delivering concurrently, or after the end: the
-            // closures, if the stream is still live, are retained for the call. (Closures are
-            // passed out of `locked` in their object: a bare closure would be re-abstracted for
-            // the generic result, which allocates.)
-            let closures = lock.locked { liveClosuresLocked() }
-            closures?.receiveValue(value)
+            // Also a value nested in another delivery (a closure that sends to its own
+            // upstream), or from a misbehaving upstream delivering concurrently: each is one more
+            // call in progress. After the end, nothing is delivered.
+            guard beginClosureCall() else { return .none }
+            Self.callInPlace(&valueClosure, value)
+            endClosureCall()
             return .none
         }
 
@@ -161,11 +189,11 @@ extension Subscribers {
             // the status's existential was destroyed through the runtime's generic tuple witness.
             var previousStatus = SubscriptionStatus.terminal
             var previousTrackingID: UInt64 = 0
-            var live: SinkClosures<Input, Failure>?
-            var released: SinkClosures<Input, Failure>?
-            lock.locked {
-                live = liveClosuresLocked()
-                released = endLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
+            // The completion is a call of the closures like a value, begun before the end is
+            // marked, so that they stay until it returns; a second completion finds them ended.
+            let live = lock.locked { () -> Bool in
+                takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
+                return beginCompletionCall()
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
@@ -174,10 +202,11 @@ extension Subscribers {
                DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
-            // The old status and closures go after the completion closure has run.
+            // The old status goes after the completion closure has run.
             withExtendedLifetime(previousStatus) {
-                withExtendedLifetime(released) {
-                    live?.receiveCompletion(completion)
+                if live {
+                    Self.callInPlace(&completionClosure, completion)
+                    endClosureCall()
                 }
             }
         }
@@ -190,21 +219,22 @@ extension Subscribers {
 
         @inlinable
         internal func cancelSubscription() {
-            // Released means the stream has ended (completion or an earlier cancel), so there is
+            // Ended means the stream has ended (completion or an earlier cancel), so there is
             // nothing to cancel: skip the lock, as `AnyCancellable`'s deinit cancels every sink.
-            if deliveryState.load(ordering: .acquiring) & Self.released != 0 { return }
+            if closureUse.load(ordering: .acquiring) & Self.ended != 0 { return }
             var previousStatus = SubscriptionStatus.terminal
             var previousTrackingID: UInt64 = 0
-            var released: SinkClosures<Input, Failure>?
-            lock.locked {
-                guard status.subscription != nil else { return }
-                released = endLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
+            let releasesClosures = lock.locked { () -> Bool in
+                guard status.subscription != nil else { return false }
+                takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
+                return markEnded()
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
             }
-            withExtendedLifetime(released) {
-                previousStatus.subscription?.cancel()
+            previousStatus.subscription?.cancel()
+            if releasesClosures {
+                releaseClosures()
             }
         }
 
@@ -213,22 +243,6 @@ extension Subscribers {
         public var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
         public var playgroundDescription: Any { description }
-    }
-}
-
-/// A sink's two closures, as constants.
-@usableFromInline
-internal final class SinkClosures<Input, Failure: Error> {
-    @usableFromInline
-    internal let receiveValue: (Input) -> Void
-    @usableFromInline
-    internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-
-    @inlinable
-    internal init(receiveValue: @escaping (Input) -> Void,
-                  receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-        self.receiveValue = receiveValue
-        self.receiveCompletion = receiveCompletion
     }
 }
 

@@ -148,16 +148,21 @@ struct SubjectDeliveryFastPathTests {
                                                            send: { subject.send(1) },
                                                            cancel: {
                 sink.cancel()
-                keptWhileHeld.withLock { $0 = sink.lock.locked { sink.closures != nil } }
+                keptWhileHeld.withLock { $0 = Self.closureUse(of: sink) == Subscribers.Sink<Int, Never>.ended | Subscribers.Sink<Int, Never>.oneCall }
             })
             // The sink itself is still referenced: only its closures must have gone.
-            let droppedAfterwards = sink.lock.locked { sink.closures == nil }
+            let droppedAfterwards = Self.closureUse(of: sink) == Subscribers.Sink<Int, Never>.ended
             return (lifetime, keptWhileHeld.value, droppedAfterwards)
         }
         guard let (lifetime, keptWhileHeld, droppedAfterwards) = outcome else { return }
         Self.expectReleasedOnlyAfterTheDelivery(lifetime, "sink's closure")
-        #expect(keptWhileHeld, "the cancel released the closures object while a delivery was using it")
-        #expect(droppedAfterwards, "the delivering thread did not release the closures object")
+        #expect(keptWhileHeld, "the cancel did not leave the closures' release to the delivery using them")
+        #expect(droppedAfterwards, "the sink's closures were not released once their call returned")
+    }
+
+    /// The sink's record of calls in progress and of the end (its `closureUse`).
+    private static func closureUse(of sink: Subscribers.Sink<Int, Never>) -> UInt {
+        sink.closureUse.load(ordering: .acquiring)
     }
 
     // MARK: - Re-entrancy
