@@ -50,7 +50,10 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     deinit {
-        cancel()
+        // The last reference is gone, so no `cancel()` can run beside this one: a load decides
+        // where `cancel()` needs an exchange (a discarded `sink`'s cancellable ends here).
+        guard !cancelled.load(ordering: .acquiring) else { return }
+        cancelOnce()
     }
 
     /// Cancels the activity. Calls after the first do nothing. What it cancels is released
@@ -58,6 +61,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @inlinable
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        cancelOnce()
+    }
+
+    /// Runs what to cancel; the caller has made sure that no other call does.
+    @inlinable
+    internal func cancelOnce() {
         if let object = cancelObject.take() {
             cancelObjectWith?(object)
         } else if let cancel = cancelClosure.take() {

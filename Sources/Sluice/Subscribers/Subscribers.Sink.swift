@@ -151,6 +151,7 @@ extension Subscribers {
         /// A sink that remembers where it was made, and registers with `DebugHooks` when it is
         /// tracking live subscriptions (before subscribing, so a synchronous completion finds it).
         @inlinable
+        @inline(__always)
         internal init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                       receiveValue: @escaping (Input) -> Void, site: CallSite) {
             valueClosure = receiveValue
@@ -163,6 +164,7 @@ extension Subscribers {
         }
 
         @inlinable
+        @inline(__always)
         public func receive(subscription: Subscription) {
             let accepted = lock.locked { status.accept(subscription) }
             if accepted {
@@ -189,8 +191,9 @@ extension Subscribers {
             // the status's existential was destroyed through the runtime's generic tuple witness.
             var previousStatus = SubscriptionStatus.terminal
             var previousTrackingID: UInt64 = 0
-            // The completion is a call of the closures like a value, begun before the end is
-            // marked, so that they stay until it returns; a second completion finds them ended.
+            // The completion is a call of the closures like a value, begun in the step that
+            // marks the end, so that they stay until it returns; a second completion finds the
+            // stream ended.
             let live = lock.locked { () -> Bool in
                 takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
                 return beginCompletionCall()
@@ -198,17 +201,18 @@ extension Subscribers {
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
             }
-            if case .failure(let error) = completion, !previousStatus.isTerminal,
-               DebugHooks.reportsFailures {
+            // `live` says that the stream had not ended, as a non-terminal old status would;
+            // matching the status would copy it.
+            if case .failure(let error) = completion, live, DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
-            // The old status goes after the completion closure has run.
-            withExtendedLifetime(previousStatus) {
-                if live {
-                    Self.callInPlace(&completionClosure, completion)
-                    endClosureCall()
-                }
+            if live {
+                Self.callInPlace(&completionClosure, completion)
+                endClosureCall()
             }
+            // The old status goes after the completion closure has run. (Wrapping the call in
+            // `withExtendedLifetime` instead copied the status: a retain and a release.)
+            withExtendedLifetime(previousStatus) {}
         }
 
         /// Cancels the subscription and releases the closures.

@@ -165,6 +165,51 @@ struct SubjectDeliveryFastPathTests {
         sink.closureUse.load(ordering: .acquiring)
     }
 
+    /// A misbehaving upstream may call a sink from two threads at once: a cancel during both
+    /// calls must leave the closures until the later call returns, not the first.
+    @Test func aSinkCalledFromTwoThreadsAtOnceKeepsItsClosuresUntilTheLaterCallReturns() async {
+        typealias IntSink = Subscribers.Sink<Int, Never>
+        let outcome = await withWatchdog("sink cancelled during two concurrent calls") {
+            () -> (states: [UInt], releasedBeforeTheLaterReturned: Bool, releasedAtTheEnd: Bool, timedOut: Bool) in
+            let handshakes = [Handshake(), Handshake()]
+            let deinitialized = Flag()
+            let sink = IntSink(receiveCompletion: { _ in },
+                               receiveValue: { [tracked = Tracked(deinitialized)] value in
+                withExtendedLifetime(tracked) { handshakes[value].arrive() }
+            })
+            sink.receive(subscription: Subscriptions.empty)
+            let firstReturned = DispatchSemaphore(value: 0)
+            let states = StressBox([UInt]())
+            let releasedEarly = StressBox(false)
+            Stress.runOnThreads(3) { thread in
+                switch thread {
+                case 0:
+                    _ = sink.receive(0)
+                    firstReturned.signal()
+                case 1:
+                    _ = sink.receive(1)
+                default:
+                    defer { handshakes.forEach { $0.letGo() } }
+                    guard handshakes.allSatisfy({ $0.waitForArrival() }) else { return }
+                    sink.cancel()
+                    states.withLock { $0.append(Self.closureUse(of: sink)) }
+                    handshakes[0].letGo()
+                    _ = firstReturned.wait(timeout: .now() + Handshake.timeout)
+                    states.withLock { $0.append(Self.closureUse(of: sink)) }
+                    releasedEarly.withLock { $0 = deinitialized.isSet }
+                }
+            }
+            return (states.value, releasedEarly.value, deinitialized.isSet,
+                    handshakes.contains { $0.timedOut })
+        }
+        guard let outcome else { return }
+        #expect(!outcome.timedOut, "a call never arrived, or was never let go")
+        #expect(outcome.states == [IntSink.ended | 2 * IntSink.oneCall, IntSink.ended | IntSink.oneCall],
+                "cancelled during two calls, then one returned: the end and the calls in progress")
+        #expect(!outcome.releasedBeforeTheLaterReturned, "the closures were released while a call was still running")
+        #expect(outcome.releasedAtTheEnd, "the closures were not released once both calls had returned")
+    }
+
     // MARK: - Re-entrancy
 
     /// A nested send after a self-cancel must skip the cancelled subscriber even though the owner's copy still lists it.
