@@ -146,17 +146,26 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
                             after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
         guard case .deliver(let downstream, let event, let thenDrain) = ticket else { return nil }
         if let subscription, case .completion = event {
-            let first = lock.locked { () -> Bool in
-                defer { subscriptionHandedOver = true }
-                return !subscriptionHandedOver
-            }
-            if first { downstream.receive(subscription: subscription) }
+            handOver(subscription, to: downstream)
         }
         let demand = deliver(event, to: downstream, own: true, after: after)
         if thenDrain {
             drain(after: after)
         }
         return demand
+    }
+
+    /// `run`'s hand-over: gives `downstream` the subscription unless it already has it. Out of
+    /// line, so that `run`, which delivers every value, stays small enough to be inlined into
+    /// the upstreams' deliveries whatever the downstream's `receive(subscription:)` costs.
+    @inlinable
+    @inline(never)
+    internal final func handOver(_ subscription: Subscription, to downstream: Downstream) {
+        let first = lock.locked { () -> Bool in
+            defer { subscriptionHandedOver = true }
+            return !subscriptionHandedOver
+        }
+        if first { downstream.receive(subscription: subscription) }
     }
 
     /// Delivers queued events until the queue is empty, then stops being the delivering thread.

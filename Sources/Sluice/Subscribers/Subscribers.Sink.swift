@@ -29,9 +29,9 @@ extension Subscribers {
         /// two atomic operations instead of a lock and a retain.
         @usableFromInline
         internal let closureUse = Atomic<UInt>(0)
-        @usableFromInline
+        @inlinable
         internal static var ended: UInt { 1 }
-        @usableFromInline
+        @inlinable
         internal static var oneCall: UInt { 2 }
         /// The `DebugHooks` registration to end when the stream does (0: not tracked).
         @usableFromInline @exclusivity(unchecked)
@@ -41,7 +41,18 @@ extension Subscribers {
         @inlinable
         @inline(__always)
         internal func beginClosureCall() -> Bool {
-            var current = closureUse.load(ordering: .relaxed)
+            // One compare-exchange when no other call is in progress; the rest out of line, to
+            // keep small the code inlined into every upstream's delivery.
+            let (exchanged, current) = closureUse.compareExchange(
+                expected: 0, desired: Self.oneCall, ordering: .acquiring)
+            return exchanged || beginClosureCall(seeing: current)
+        }
+
+        /// `beginClosureCall` when the closures are in use or the stream has ended.
+        @inlinable
+        @inline(never)
+        internal func beginClosureCall(seeing observed: UInt) -> Bool {
+            var current = observed
             while current & Self.ended == 0 {
                 let (exchanged, original) = closureUse.compareExchange(
                     expected: current, desired: current &+ Self.oneCall, ordering: .acquiring)
@@ -86,8 +97,10 @@ extension Subscribers {
         }
 
         /// Drops the closures and what they capture. Only the one thread that `closureUse`
-        /// chooses calls this, outside the lock (a capture's deinit may run anything).
+        /// chooses calls this, outside the lock (a capture's deinit may run anything). Out of
+        /// line but still specialised (see below).
         @inlinable
+        @inline(never)
         internal func releaseClosures() {
             // Literals made here, in code specialised for the sink's types, need no context;
             // handed out of a generic function (`locked`, say) they would be re-abstracted,
