@@ -16,17 +16,23 @@ extension Subscribers {
         // a metadata look-up there, while class and function-typed fields cost none.
         @usableFromInline @exclusivity(unchecked)
         internal var status = SubscriptionStatus.awaitingSubscription
-        /// The closures. A delivery calls them in place (see `callInPlace`), so a value costs no
-        /// retain of their captures; `closureUse` says when they may be read and when released.
+        /// The closures, until the stream ends. They sit in an object of their own, whose fields
+        /// are constants, so that a call reads them in place through `closuresInPlace`: a
+        /// closure in a stored variable is copied, a retain and a release, for each call. (An
+        /// exclusive access to a variable avoids the copy too, but the calls of a broken
+        /// upstream delivering from two threads at once would then be overlapping accesses, a
+        /// data race; constants may be read from any number of threads.)
         @usableFromInline @exclusivity(unchecked)
-        internal var valueClosure: (Input) -> Void
-        @usableFromInline @exclusivity(unchecked)
-        internal var completionClosure: (Subscribers.Completion<Failure>) -> Void
+        internal var closures: SinkClosures<Input, Failure>?
+        /// The same object, unretained: valid while `closures` holds it, which a call in
+        /// progress guarantees (see `closureUse`).
+        @usableFromInline
+        internal let closuresInPlace: Unmanaged<SinkClosures<Input, Failure>>
         /// Who is using the closures: bit 0 (`ended`) is set when the stream ends, and the rest
         /// counts the calls in progress, two per call. A call starts only while `ended` is clear;
-        /// the closures are replaced by no-ops (releasing what they capture) by whoever leaves
-        /// the count at zero with `ended` set, so no closure is freed while it runs. A value costs
-        /// two atomic operations instead of a lock and a retain.
+        /// the closures are released by whoever leaves the count at zero with `ended` set, so no
+        /// closure is freed while it runs. A value costs two atomic operations instead of a lock
+        /// and a retain.
         @usableFromInline
         internal let closureUse = Atomic<UInt>(0)
         @inlinable
@@ -97,24 +103,11 @@ extension Subscribers {
         }
 
         /// Drops the closures and what they capture. Only the one thread that `closureUse`
-        /// chooses calls this, outside the lock (a capture's deinit may run anything). Out of
-        /// line but still specialised (see below).
+        /// chooses calls this, outside the lock (a capture's deinit may run anything).
         @inlinable
         @inline(never)
         internal func releaseClosures() {
-            // Literals made here, in code specialised for the sink's types, need no context;
-            // handed out of a generic function (`locked`, say) they would be re-abstracted,
-            // which allocates.
-            valueClosure = { _ in }
-            completionClosure = { _ in }
-        }
-
-        /// Calls a closure through an exclusive access, which the optimizer does not copy: a
-        /// closure read from a stored `var` is copied, a retain and a release, for each call.
-        @inlinable
-        @inline(__always)
-        internal static func callInPlace<Argument>(_ closure: inout (Argument) -> Void, _ argument: Argument) {
-            closure(argument)
+            closures = nil
         }
 
         /// Moves the subscription status and tracking registration into the arguments, for the
@@ -134,14 +127,14 @@ extension Subscribers {
         public var receiveValue: (Input) -> Void {
             guard beginClosureCall() else { return { _ in } }
             defer { endClosureCall() }
-            return valueClosure
+            return closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue }
         }
 
         /// The closure to execute on completion.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             guard beginClosureCall() else { return { _ in } }
             defer { endClosureCall() }
-            return completionClosure
+            return closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion }
         }
 
         /// `cancel()` specialised for the concrete input and failure types, captured where the
@@ -155,8 +148,9 @@ extension Subscribers {
         @inlinable
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            valueClosure = receiveValue
-            completionClosure = receiveCompletion
+            let closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            self.closures = closures
+            closuresInPlace = Unmanaged.passUnretained(closures)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             site = nil
         }
@@ -167,8 +161,9 @@ extension Subscribers {
         @inline(__always)
         internal init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                       receiveValue: @escaping (Input) -> Void, site: CallSite) {
-            valueClosure = receiveValue
-            completionClosure = receiveCompletion
+            let closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            self.closures = closures
+            closuresInPlace = Unmanaged.passUnretained(closures)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
             if DebugHooks.isTracking {
@@ -193,7 +188,7 @@ extension Subscribers {
             // upstream), or from a misbehaving upstream delivering concurrently: each is one more
             // call in progress. After the end, nothing is delivered.
             guard beginClosureCall() else { return .none }
-            Self.callInPlace(&valueClosure, value)
+            closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue(value) }
             endClosureCall()
             return .none
         }
@@ -220,7 +215,7 @@ extension Subscribers {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
             if live {
-                Self.callInPlace(&completionClosure, completion)
+                closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
                 endClosureCall()
             }
             // The old status goes after the completion closure has run. (Wrapping the call in
@@ -260,6 +255,22 @@ extension Subscribers {
         public var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
         public var playgroundDescription: Any { description }
+    }
+}
+
+/// A sink's two closures, as constants.
+@usableFromInline
+internal final class SinkClosures<Input, Failure: Error> {
+    @usableFromInline
+    internal let receiveValue: (Input) -> Void
+    @usableFromInline
+    internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    internal init(receiveValue: @escaping (Input) -> Void,
+                  receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
     }
 }
 
