@@ -89,6 +89,29 @@ struct DebugHooksTests {
         _ = cancellable
     }
 
+    /// A failure a broken upstream sends after the end (a second one, or one after a cancel)
+    /// reaches neither the closure nor the failure handler.
+    @Test func aFailureAfterTheEndIsNotReported() {
+        let reports = Log<String>()
+        DebugHooks.failureHandler = { failure in
+            if failure.error is HookProbe { reports.append(failure.description) }
+        }
+        defer { DebugHooks.failureHandler = nil }
+        var completions: [String] = []
+        let twice = Subscribers.Sink<Int, HookProbe>(receiveCompletion: { _ in completions.append("twice") },
+                                                     receiveValue: { _ in })
+        twice.receive(subscription: Subscriptions.empty)
+        twice.receive(completion: .failure(HookProbe(code: 3)))
+        twice.receive(completion: .failure(HookProbe(code: 4)))
+        let cancelled = Subscribers.Sink<Int, HookProbe>(receiveCompletion: { _ in completions.append("cancelled") },
+                                                         receiveValue: { _ in })
+        cancelled.receive(subscription: Subscriptions.empty)
+        cancelled.cancel()
+        cancelled.receive(completion: .failure(HookProbe(code: 5)))
+        #expect(reports.all == ["Sink failed: HookProbe(3)"])
+        #expect(completions == ["twice"])
+    }
+
     @Test func finishedIsNotAFailure() {
         let reports = Log<String>()
         DebugHooks.failureHandler = { if $0.site?.fileID.description == #fileID { reports.append($0.description) } }
