@@ -51,17 +51,21 @@ extension Subscribers {
             // keep small the code inlined into every upstream's delivery.
             let (exchanged, current) = closureUse.compareExchange(
                 expected: 0, desired: Self.oneCall, ordering: .acquiring)
-            return exchanged || beginClosureCall(seeing: current)
+            return exchanged || beginClosureCall(seeing: current, alsoEnding: false)
         }
 
-        /// `beginClosureCall` when the closures are in use or the stream has ended.
+        /// Starts a call of the closures from the state last seen, unless the stream has ended.
+        /// `alsoEnding` marks the end in the same compare-exchange: a completion is the last
+        /// call, and must hold the closures until it returns.
         @inlinable
         @inline(never)
-        internal func beginClosureCall(seeing observed: UInt) -> Bool {
+        internal func beginClosureCall(seeing observed: UInt, alsoEnding: Bool) -> Bool {
+            let end = alsoEnding ? Self.ended : 0
             var current = observed
             while current & Self.ended == 0 {
                 let (exchanged, original) = closureUse.compareExchange(
-                    expected: current, desired: current &+ Self.oneCall, ordering: .acquiring)
+                    expected: current, desired: (current &+ Self.oneCall) | end,
+                    ordering: .acquiringAndReleasing)
                 if exchanged { return true }
                 current = original
             }
@@ -76,23 +80,6 @@ extension Subscribers {
             if previous == Self.ended | Self.oneCall {
                 releaseClosures()
             }
-        }
-
-        /// Marks the stream ended and, unless it had already ended, starts the call of the
-        /// completion closure: returns `false` if it had ended, `true` if the caller is to call
-        /// the completion closure and then `endClosureCall`. One compare-exchange, as a
-        /// `beginClosureCall` then a `markEnded` would be two.
-        @inlinable
-        internal func beginCompletionCall() -> Bool {
-            var current = closureUse.load(ordering: .relaxed)
-            while current & Self.ended == 0 {
-                let (exchanged, original) = closureUse.compareExchange(
-                    expected: current, desired: (current &+ Self.oneCall) | Self.ended,
-                    ordering: .acquiringAndReleasing)
-                if exchanged { return true }
-                current = original
-            }
-            return false
         }
 
         /// Marks the stream ended. Returns whether the caller must release the closures (after
@@ -204,7 +191,7 @@ extension Subscribers {
             // stream ended.
             let live = lock.locked { () -> Bool in
                 takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
-                return beginCompletionCall()
+                return beginClosureCall(seeing: closureUse.load(ordering: .relaxed), alsoEnding: true)
             }
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
