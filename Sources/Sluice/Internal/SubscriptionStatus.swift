@@ -36,6 +36,16 @@ internal enum SubscriptionStatus {
         self = .subscribed(subscription)
         return true
     }
+
+    /// Like `accept`, for a subscription with nothing left to cancel: moves to `terminal` if no
+    /// subscription has arrived yet (the caller delivers everything at once; see
+    /// `Subscribers.Sink.receiveAtOnce`).
+    @inlinable
+    internal mutating func acceptNothingToCancel() -> Bool {
+        guard case .awaitingSubscription = self else { return false }
+        self = .terminal
+        return true
+    }
 }
 
 /// The state of an operator that sits between an upstream and a downstream: like

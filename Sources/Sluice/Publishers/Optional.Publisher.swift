@@ -27,7 +27,7 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(subscription: JustSubscription<Wrapped, S?>(output, subscriber, name: "Optional"))
+                deliverJust(output, to: subscriber, failing: Never.self, name: "Optional")
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)

@@ -36,7 +36,7 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):
-                subscriber.receive(subscription: JustSubscription<Success, S?>(output, subscriber, name: "Once"))
+                deliverJust(output, to: subscriber, failing: Failure.self, name: "Once")
             case .failure(let failure):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(failure))

@@ -1,0 +1,137 @@
+import Testing
+import Sluice
+import SluiceTesting
+
+/// `Just`, and `Optional.Publisher` and `Result.Publisher` with a value, hand a `Sink` its value
+/// and `finished` directly, without a subscription object. These tests pin down that a sink
+/// reached that way behaves as one given a subscription would: the same events, nothing for a
+/// sink that already has a subscription, and no `finished` after a cancel. Each publisher is
+/// also subscribed through `AnyPublisher`, where the library's generic code takes the same path.
+@Suite("Sink subscribed to a value at hand")
+struct SinkValueAtHandTests {
+    typealias Event = String
+
+    /// The three value publishers, each as itself and erased.
+    static func publishers(of value: Int) -> [(name: String, publisher: AnyPublisher<Int, Never>)] {
+        [("Just", Just(value).eraseToAnyPublisher()),
+         ("Optional", Optional(value).publisher.eraseToAnyPublisher()),
+         ("Result", Result<Int, Never>.success(value).publisher.eraseToAnyPublisher())]
+    }
+
+    /// Subscribes `sink` to each publisher with its concrete type, then erased.
+    static func subscribeEach(_ value: Int, _ sink: Subscribers.Sink<Int, Never>, erased: Bool) {
+        if erased {
+            for (_, publisher) in publishers(of: value) { publisher.subscribe(sink) }
+        } else {
+            Just(value).subscribe(sink)
+            Optional(value).publisher.subscribe(sink)
+            Result<Int, Never>.success(value).publisher.subscribe(sink)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func eachPublisherDeliversItsValueThenFinished(erased: Bool) {
+        for (name, publisher) in Self.publishers(of: 7) {
+            var events: [Event] = []
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
+            if erased {
+                publisher.subscribe(sink)
+            } else {
+                switch name {
+                case "Just": Just(7).subscribe(sink)
+                case "Optional": Optional(7).publisher.subscribe(sink)
+                default: Result<Int, Never>.success(7).publisher.subscribe(sink)
+                }
+            }
+            #expect(events == ["7", "finished"], "\(name)")
+        }
+        var values: [Int] = []
+        var finished = 0
+        let cancellable = Result<Int, TestError>.success(3).publisher.sink(
+            receiveCompletion: { if case .finished = $0 { finished += 1 } }, receiveValue: { values.append($0) })
+        #expect(values == [3] && finished == 1)
+        _ = cancellable
+    }
+
+    @Test(arguments: [false, true])
+    func aSinkThatAlreadyHasASubscriptionTakesNothing(erased: Bool) {
+        let upstream = TestPublisher<Int, Never>()
+        var events: [Event] = []
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
+        upstream.subscribe(sink)
+        Self.subscribeEach(1, sink, erased: erased)
+        #expect(events.isEmpty)
+        _ = upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(events == ["2", "finished"], "the first subscription still delivers")
+    }
+
+    @Test(arguments: [false, true])
+    func aSinkThatHasFinishedTakesNothingMore(erased: Bool) {
+        var events: [Event] = []
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
+        Just(1).subscribe(sink)
+        Self.subscribeEach(2, sink, erased: erased)
+        let later = TestPublisher<Int, Never>()
+        later.subscribe(sink)
+        #expect(events == ["1", "finished"])
+        #expect(later.demandLog == [.cancelled], "a subscription after the end is cancelled")
+    }
+
+    @Test(arguments: [false, true])
+    func cancellingDuringTheValueStopsTheFinished(erased: Bool) {
+        for (name, publisher) in Self.publishers(of: 5) {
+            var events: [Event] = []
+            var sink: Subscribers.Sink<Int, Never>?
+            sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { events.append("\($0)") },
+                receiveValue: { events.append("\($0)"); sink?.cancel() })
+            if erased {
+                publisher.subscribe(sink!)
+            } else {
+                switch name {
+                case "Just": Just(5).subscribe(sink!)
+                case "Optional": Optional(5).publisher.subscribe(sink!)
+                default: Result<Int, Never>.success(5).publisher.subscribe(sink!)
+                }
+            }
+            #expect(events == ["5"], "\(name)")
+            sink?.cancel()
+            let later = TestPublisher<Int, Never>()
+            later.subscribe(sink!)
+            #expect(later.demandLog == [.cancelled], "\(name): a cancelled sink takes no new subscription")
+            sink = nil
+        }
+    }
+
+    @Test func aSubscriptionArrivingDuringTheValueIsCancelled() {
+        let other = TestPublisher<Int, Never>()
+        var events: [Event] = []
+        var sink: Subscribers.Sink<Int, Never>?
+        sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { events.append("\($0)") },
+            receiveValue: { events.append("\($0)"); other.subscribe(sink!) })
+        Just(4).subscribe(sink!)
+        #expect(other.demandLog == [.cancelled])
+        #expect(events == ["4", "finished"])
+        sink = nil
+    }
+
+    @Test func theClosuresAreReleasedWhenTheValueHasBeenDelivered() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        var kept: AnyCancellable?
+        var delivered: [Int] = []
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            kept = Just(9).sink { _ = owner; delivered.append($0) }
+        }
+        #expect(delivered == [9])
+        #expect(weakOwner == nil, "finishing released the closure and its owner")
+        _ = kept
+    }
+}
