@@ -160,12 +160,13 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     internal func cancelEntry(_ handle: EntryHandle) {
         // The action is dropped now, outside the lock, so what it captures (often the
         // subscription that scheduled it) is released at the cancel, not when the entry comes
-        // to the top of the heap.
-        let dropped = lock.locked { () -> (() -> Void)? in
-            guard slots[handle.slot]?.id == handle.id, let action = slots[handle.slot]?.action else { return nil }
+        // to the top of the heap. (Set inside the lock, not returned: see `popDue`.)
+        var dropped: (() -> Void)?
+        lock.locked {
+            guard slots[handle.slot]?.id == handle.id, let action = slots[handle.slot]?.action else { return }
             slots[handle.slot]?.cancelled = true
             slots[handle.slot]?.action = {}
-            return action
+            dropped = action
         }
         withExtendedLifetime(dropped) {}
     }
@@ -224,7 +225,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     @inlinable
     internal func popDue(before limit: SchedulerTimeType?) -> (() -> Void)? {
         var stalled: (action: () -> Void, interval: SchedulerTimeType.Stride)?
-        let next = lock.locked { () -> (() -> Void)? in
+        // Set inside the lock rather than returned from it: a closure returned through the
+        // generic `locked` is re-abstracted, an allocation per action.
+        var next: (() -> Void)?
+        lock.locked {
             while let first = heap.first {
                 guard let slot = slots[first.slot], !slot.cancelled else {
                     _ = pop()
@@ -232,7 +236,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     freeSlots.append(first.slot)
                     continue
                 }
-                if let limit, first.due > limit { return nil }
+                if let limit, first.due > limit { return }
                 _ = pop()
                 currentTime = Swift.max(currentTime, first.due)
                 if let interval = slot.interval, interval <= .zero, slot.firings > 0 {
@@ -253,9 +257,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     slots[first.slot] = nil
                     freeSlots.append(first.slot)
                 }
-                return slot.action
+                next = slot.action
+                return
             }
-            return nil
         }
         if let stalled {
             TestFailure.report("TestScheduler: a repeating action with an interval of \(stalled.interval) fired and was "
