@@ -128,7 +128,9 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        lock.locked { hooks?.receiveSubscription }?(subscription)
+        var receiveSubscription: ((Subscription) -> Void)?
+        lock.locked { receiveSubscription = hooks?.receiveSubscription }
+        receiveSubscription?(subscription)
         let accepted = lock.locked { () -> (Downstream, Subscribers.Demand)? in
             guard case .awaitingSubscription(let downstream) = link else { return nil }
             link = .subscribed(subscription, downstream)
@@ -147,11 +149,15 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        let live = lock.locked { () -> (Downstream, ((Input) -> Void)?)? in
-            guard let downstream = link.downstream else { return nil }
-            return (downstream, hooks?.receiveOutput)
+        // Hooks are read into locals, here and below, not returned from the lock: a closure
+        // returned through the generic `locked` is re-abstracted, which allocated twice per value.
+        var live: Downstream?
+        var receiveOutput: ((Input) -> Void)?
+        lock.locked {
+            live = link.downstream
+            receiveOutput = hooks?.receiveOutput
         }
-        guard let (downstream, receiveOutput) = live else { return .none }
+        guard let downstream = live else { return .none }
         if let receiveOutput {
             receiveOutput(input)
             // The hook may have cancelled: then the value is not delivered.
@@ -159,7 +165,9 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
         }
         let more = downstream.receive(input)
         if more != .none {
-            lock.locked { hooks?.receiveRequest }?(more)
+            var receiveRequest: ((Subscribers.Demand) -> Void)?
+            lock.locked { receiveRequest = hooks?.receiveRequest }
+            receiveRequest?(more)
         }
         return more
     }
@@ -178,7 +186,9 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        lock.locked { hooks?.receiveRequest }?(demand)
+        var receiveRequest: ((Subscribers.Demand) -> Void)?
+        lock.locked { receiveRequest = hooks?.receiveRequest }
+        receiveRequest?(demand)
         let subscription = lock.locked { () -> Subscription? in
             switch link {
             case .subscribed(let subscription, _):
