@@ -44,9 +44,12 @@ internal final class RxSink<Element>: Subscriber, Cancelable, @unchecked Sendabl
     }
 
     func receive(_ input: Element) -> Subscribers.Demand {
-        let handler = lock.locked { () -> ((Event<Element>) -> Void)? in
-            guard case .subscribed = state else { return nil }
-            return onEvent
+        // Read into a local, not returned from the lock: a closure returned through the generic
+        // `locked` is re-abstracted, which allocated twice per event.
+        var handler: ((Event<Element>) -> Void)?
+        lock.locked {
+            guard case .subscribed = state else { return }
+            handler = onEvent
         }
         handler?(.next(input))
         return .none
