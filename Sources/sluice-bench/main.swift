@@ -4,8 +4,10 @@ import Foundation
 // is what to read on a shared, noisy machine.
 //
 //   swift run -c release sluice-bench [--filter NAME]... [--json FILE] [--markdown] [--list] [--budget SECONDS]
+//   swift run -c release sluice-bench --allocations
 //
-// --markdown also prints the results as the table the README shows.
+// --markdown also prints the results as the table the README shows. --allocations counts the
+// allocations per value through each synchronous operator instead (AllocationSweep.swift).
 
 var filters: [String] = []
 var jsonPath: String?
@@ -20,6 +22,7 @@ while let argument = arguments.next() {
     case "--budget": budget = arguments.next().flatMap(TimeInterval.init) ?? budget
     case "--list": listOnly = true
     case "--markdown": markdown = true
+    case "--allocations": exit(runAllocationSweep() ? 0 : 1)
     default:
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
         exit(2)
