@@ -250,7 +250,10 @@ extension Subscribers {
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
             }
-            previousStatus.subscription?.cancel()
+            // Consumed, not read: reading `subscription` copies it.
+            if case .subscribed(let subscription) = consume previousStatus {
+                subscription.cancel()
+            }
             if releasesClosures {
                 releaseClosures()
             }
