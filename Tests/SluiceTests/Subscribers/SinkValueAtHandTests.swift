@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import Sluice
 import SluiceTesting
 
@@ -118,6 +119,52 @@ struct SinkValueAtHandTests {
         #expect(other.demandLog == [.cancelled])
         #expect(events == ["4", "finished"])
         sink = nil
+    }
+
+    /// A sink shared between threads: one subscribes it to `Just` while the other cancels it,
+    /// started together, many times. Whichever wins, the sink sees a prefix of the value and
+    /// `finished` (all of it when the cancel comes before the subscription, which it does not
+    /// stop), and its closures are released. Run under ThreadSanitizer by CI.
+    @Test func aCancelRacingTheSubscriptionLeavesAPrefixAndReleasesTheClosures() async {
+        final class Owner {}
+        final class WeakOwner: @unchecked Sendable { weak var owner: Owner? }
+        struct Trial: @unchecked Sendable {
+            let sink: Subscribers.Sink<Int, Never>
+            let events: StressBox<[String]>
+            let weakOwner: WeakOwner
+        }
+        let trialCount = 2_000
+        let trials = (0..<trialCount).map { _ -> Trial in
+            let owner = Owner()
+            let weakOwner = WeakOwner()
+            weakOwner.owner = owner
+            let events = StressBox<[String]>([])
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in withExtendedLifetime(owner) { events.withLock { $0.append("finished") } } },
+                receiveValue: { value in events.withLock { $0.append("\(value)") } })
+            return Trial(sink: sink, events: events, weakOwner: weakOwner)
+        }
+        let ran = await withWatchdog("sinks subscribed to Just while another thread cancels them") { () -> Bool in
+            let rendezvous = StressRendezvous(parties: 2)
+            Stress.runOnThreads(2) { index in
+                for (number, trial) in trials.enumerated() {
+                    rendezvous.arrive(round: number)
+                    if index == 0 {
+                        Just(number).subscribe(trial.sink)
+                    } else {
+                        trial.sink.cancel()
+                    }
+                }
+            }
+            return true
+        }
+        guard ran == true else { return }
+        let malformed = trials.enumerated().filter { number, trial in
+            !["\(number)", "finished"].starts(with: trial.events.value)
+        }.map { "trial \($0.offset): \($0.element.events.value)" }
+        #expect(malformed.isEmpty, "not a prefix of the value and finished: \(malformed.prefix(5))")
+        let kept = trials.indices.filter { trials[$0].weakOwner.owner != nil }
+        #expect(kept.isEmpty, "closures not released in trials \(kept.prefix(5))")
     }
 
     @Test func theClosuresAreReleasedWhenTheValueHasBeenDelivered() {
