@@ -6,7 +6,9 @@ internal enum SubscriptionStatus {
     case awaitingSubscription
     /// Connected to the upstream through this subscription.
     case subscribed(Subscription)
-    /// Finished, failed or cancelled: nothing more goes up or down.
+    /// Finished, failed or cancelled: nothing more goes up or down. (A sink is also `terminal`
+    /// while it takes a value at hand, with nothing upstream to cancel: see
+    /// `Subscribers.Sink.receiveAtOnce`.)
     case terminal
 
     @inlinable

@@ -212,8 +212,8 @@ extension Subscribers {
             if previousTrackingID != 0 {
                 DebugHooks.endTracking(previousTrackingID)
             }
-            // `live` says that the stream had not ended, as a non-terminal old status would;
-            // matching the status would copy it.
+            // `live` says that the stream had not ended. (Not the old status: matching it would
+            // copy it, and a sink taking a value at hand is `terminal` before its end.)
             if case .failure(let error) = completion, live, DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
@@ -241,8 +241,9 @@ extension Subscribers {
             var previousTrackingID: UInt64 = 0
             let releasesClosures = lock.locked { () -> Bool in
                 // Before a subscription there is nothing to cancel yet (as in Combine, the sink
-                // then takes the one that comes). `terminal` here means subscribed to a value at
-                // hand (`receiveAtOnce`): the stream has not ended, or `ended` would be set.
+                // then takes the one that comes). `terminal` here is a sink taking a value at hand
+                // (`receiveAtOnce`), whose value call `markEnded` then waits for, or one whose
+                // completion came after the check above, for which `markEnded` releases nothing.
                 guard !status.isAwaitingSubscription else { return false }
                 takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
                 return markEnded()
