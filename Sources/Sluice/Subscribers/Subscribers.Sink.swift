@@ -39,9 +39,10 @@ extension Subscribers {
         internal static var ended: UInt { 1 }
         @inlinable
         internal static var oneCall: UInt { 2 }
-        /// The `DebugHooks` registration to end when the stream does (0: not tracked).
-        @usableFromInline @exclusivity(unchecked)
-        internal var trackingID: UInt64 = 0
+        /// The `DebugHooks` registration to end when the stream does (0: not tracked). Atomic,
+        /// not under the lock: a sink taking a value at hand finishes without the lock.
+        @usableFromInline
+        internal let trackingID = Atomic<UInt64>(0)
 
         /// Starts a call of the closures, unless the stream has ended.
         @inlinable
@@ -103,7 +104,15 @@ extension Subscribers {
         internal func takeStatusLocked(previousStatus: inout SubscriptionStatus,
                                        previousTrackingID: inout UInt64) {
             swap(&previousStatus, &status)
-            swap(&previousTrackingID, &trackingID)
+            previousTrackingID = takeTrackingID()
+        }
+
+        /// Takes the tracking registration: whoever ends the stream gets it, once (0 if none).
+        @inlinable
+        internal func takeTrackingID() -> UInt64 {
+            // A load first, so that an untracked sink (the usual case) writes nothing.
+            guard trackingID.load(ordering: .relaxed) != 0 else { return 0 }
+            return trackingID.exchange(0, ordering: .relaxed)
         }
 
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
@@ -155,7 +164,7 @@ extension Subscribers {
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
             if DebugHooks.isTracking {
-                trackingID = DebugHooks.beginTracking(subscriber: "Sink", site: site)
+                trackingID.store(DebugHooks.beginTracking(subscriber: "Sink", site: site), ordering: .relaxed)
             }
         }
 
@@ -178,11 +187,23 @@ extension Subscribers {
         @inlinable
         @inline(__always)
         internal func receiveAtOnce(_ value: Input) {
-            // `terminal`: subscribed, with nothing upstream left to cancel.
+            // `terminal`: subscribed, with nothing upstream left to cancel. So the finish has no
+            // status to take and needs no lock: `closureUse` alone decides between it and a
+            // cancel, whichever sets `ended` first.
             let accepted = lock.locked { status.acceptNothingToCancel() }
-            guard accepted else { return }
-            _ = receive(value)
-            receive(completion: .finished)
+            guard accepted, beginClosureCall() else { return }
+            closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            // The value and the finish are one call of the closures: the finish marks the end
+            // unless a cancel (or a completion from inside the value) already has.
+            let previous = closureUse.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
+            if previous & Self.ended == 0 {
+                let trackingID = takeTrackingID()
+                if trackingID != 0 {
+                    DebugHooks.endTracking(trackingID)
+                }
+                closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion(.finished) }
+            }
+            endClosureCall()
         }
 
         @inlinable
