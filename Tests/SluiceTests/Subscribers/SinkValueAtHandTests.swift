@@ -169,6 +169,72 @@ struct SinkValueAtHandTests {
         #expect(kept.isEmpty, "closures not released in trials \(kept.prefix(5))")
     }
 
+    @Test func aCompletionSentFromInsideTheValueIsTheOnlyOne() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        var events: [Event] = []
+        var sink: Subscribers.Sink<Int, TestError>?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            sink = Subscribers.Sink<Int, TestError>(
+                receiveCompletion: { _ = owner; events.append("\($0)") },
+                receiveValue: { value in
+                    events.append("\(value)")
+                    sink?.receive(completion: .failure(TestError()))
+                })
+        }
+        Result<Int, TestError>.success(1).publisher.subscribe(sink!)
+        #expect(events.count == 2 && events.first == "1" && events.last?.hasPrefix("failure") == true,
+                "the value, then the one failure, and no finished: \(events)")
+        #expect(weakOwner == nil, "the closures are released once the inner completion's call returns")
+        sink = nil
+    }
+
+    @Test func valuesAndGettersNestedInTheValueAreCalls() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        var events: [Event] = []
+        var sink: Subscribers.Sink<Int, Never>?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ = owner; events.append("\($0)") },
+                receiveValue: { value in
+                    events.append("\(value)")
+                    if value == 1 {
+                        _ = sink?.receive(2)
+                        sink?.receiveValue(3)
+                    }
+                })
+        }
+        Just(1).subscribe(sink!)
+        #expect(events == ["1", "2", "3", "finished"])
+        #expect(weakOwner == nil)
+        #expect(sink?.receive(4) == Subscribers.Demand.none)
+        #expect(events == ["1", "2", "3", "finished"], "nothing after the end")
+        sink = nil
+    }
+
+    @Test func aCancelFromInsideTheFinishDoesNothing() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        var events: [Event] = []
+        var sink: Subscribers.Sink<Int, Never>?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ = owner; events.append("\($0)"); sink?.cancel(); sink?.cancel() },
+                receiveValue: { events.append("\($0)") })
+        }
+        Just(1).subscribe(sink!)
+        #expect(events == ["1", "finished"])
+        #expect(weakOwner == nil)
+        sink = nil
+    }
+
     @Test func theClosuresAreReleasedWhenTheValueHasBeenDelivered() {
         final class Owner {}
         weak var weakOwner: Owner?
