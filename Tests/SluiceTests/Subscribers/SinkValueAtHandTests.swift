@@ -170,69 +170,36 @@ struct SinkValueAtHandTests {
     }
 
     @Test func aCompletionSentFromInsideTheValueIsTheOnlyOne() {
-        final class Owner {}
-        weak var weakOwner: Owner?
-        var events: [Event] = []
-        var sink: Subscribers.Sink<Int, TestError>?
-        do {
-            let owner = Owner()
-            weakOwner = owner
-            sink = Subscribers.Sink<Int, TestError>(
-                receiveCompletion: { _ = owner; events.append("\($0)") },
-                receiveValue: { value in
-                    events.append("\(value)")
-                    sink?.receive(completion: .failure(TestError()))
-                })
-        }
-        Result<Int, TestError>.success(1).publisher.subscribe(sink!)
-        #expect(events.count == 2 && events.first == "1" && events.last?.hasPrefix("failure") == true,
-                "the value, then the one failure, and no finished: \(events)")
-        #expect(weakOwner == nil, "the closures are released once the inner completion's call returns")
-        sink = nil
+        let logged = LoggedSink<TestError>(onValue: { sink, _ in sink.receive(completion: .failure(TestError())) })
+        Result<Int, TestError>.success(1).publisher.subscribe(logged.sink)
+        #expect(logged.events.count == 2 && logged.events.first == "1"
+                && logged.events.last?.hasPrefix("failure") == true,
+                "the value, then the one failure, and no finished: \(logged.events)")
+        #expect(logged.closuresReleased, "released once the inner completion's call returns")
     }
 
     @Test func valuesAndGettersNestedInTheValueAreCalls() {
-        final class Owner {}
-        weak var weakOwner: Owner?
-        var events: [Event] = []
-        var sink: Subscribers.Sink<Int, Never>?
-        do {
-            let owner = Owner()
-            weakOwner = owner
-            sink = Subscribers.Sink<Int, Never>(
-                receiveCompletion: { _ = owner; events.append("\($0)") },
-                receiveValue: { value in
-                    events.append("\(value)")
-                    if value == 1 {
-                        _ = sink?.receive(2)
-                        sink?.receiveValue(3)
-                    }
-                })
-        }
-        Just(1).subscribe(sink!)
-        #expect(events == ["1", "2", "3", "finished"])
-        #expect(weakOwner == nil)
-        #expect(sink?.receive(4) == Subscribers.Demand.none)
-        #expect(events == ["1", "2", "3", "finished"], "nothing after the end")
-        sink = nil
+        let logged = LoggedSink<Never>(onValue: { sink, value in
+            if value == 1 {
+                _ = sink.receive(2)
+                sink.receiveValue(3)
+            }
+        })
+        Just(1).subscribe(logged.sink)
+        #expect(logged.events == ["1", "2", "3", "finished"])
+        #expect(logged.closuresReleased)
+        #expect(logged.sink.receive(4) == Subscribers.Demand.none)
+        #expect(logged.events == ["1", "2", "3", "finished"], "nothing after the end")
     }
 
     @Test func aCancelFromInsideTheFinishDoesNothing() {
-        final class Owner {}
-        weak var weakOwner: Owner?
-        var events: [Event] = []
-        var sink: Subscribers.Sink<Int, Never>?
-        do {
-            let owner = Owner()
-            weakOwner = owner
-            sink = Subscribers.Sink<Int, Never>(
-                receiveCompletion: { _ = owner; events.append("\($0)"); sink?.cancel(); sink?.cancel() },
-                receiveValue: { events.append("\($0)") })
-        }
-        Just(1).subscribe(sink!)
-        #expect(events == ["1", "finished"])
-        #expect(weakOwner == nil)
-        sink = nil
+        let logged = LoggedSink<Never>(onCompletion: { sink in
+            sink.cancel()
+            sink.cancel()
+        })
+        Just(1).subscribe(logged.sink)
+        #expect(logged.events == ["1", "finished"])
+        #expect(logged.closuresReleased)
     }
 
     @Test func theClosuresAreReleasedWhenTheValueHasBeenDelivered() {
@@ -249,4 +216,34 @@ struct SinkValueAtHandTests {
         #expect(weakOwner == nil, "finishing released the closure and its owner")
         _ = kept
     }
+}
+
+/// A sink whose closures log what they receive and keep an owner object alive, so a test can
+/// see when the sink has released them. `onValue` and `onCompletion` run inside the closures,
+/// after logging, with the sink.
+private final class LoggedSink<Failure: Error> {
+    final class Owner {}
+    private(set) var events: [String] = []
+    private weak var owner: Owner?
+    private(set) var sink: Subscribers.Sink<Int, Failure>!
+
+    init(onValue: @escaping (Subscribers.Sink<Int, Failure>, Int) -> Void = { _, _ in },
+         onCompletion: @escaping (Subscribers.Sink<Int, Failure>) -> Void = { _ in }) {
+        let owner = Owner()
+        self.owner = owner
+        sink = Subscribers.Sink<Int, Failure>(
+            receiveCompletion: { [unowned self] completion in
+                withExtendedLifetime(owner) {
+                    self.events.append("\(completion)")
+                    onCompletion(self.sink)
+                }
+            },
+            receiveValue: { [unowned self] value in
+                self.events.append("\(value)")
+                onValue(self.sink, value)
+            })
+    }
+
+    /// Whether the sink has let go of its closures (and so of the owner they keep).
+    var closuresReleased: Bool { owner == nil }
 }
