@@ -98,21 +98,16 @@ extension Subscribers {
             closures = nil
         }
 
-        /// Moves the subscription status and tracking registration into the arguments, for the
-        /// caller to finish after unlocking. Call with the lock held.
+        /// Ends the `DebugHooks` registration, if there is one. Whoever ends the stream calls it,
+        /// outside the lock; the exchange gives the registration to one of them.
         @inlinable
-        internal func takeStatusLocked(previousStatus: inout SubscriptionStatus,
-                                       previousTrackingID: inout UInt64) {
-            swap(&previousStatus, &status)
-            previousTrackingID = takeTrackingID()
-        }
-
-        /// Takes the tracking registration: whoever ends the stream gets it, once (0 if none).
-        @inlinable
-        internal func takeTrackingID() -> UInt64 {
+        internal func endTracking() {
             // A load first, so that an untracked sink (the usual case) writes nothing.
-            guard trackingID.load(ordering: .relaxed) != 0 else { return 0 }
-            return trackingID.exchange(0, ordering: .relaxed)
+            guard trackingID.load(ordering: .relaxed) != 0 else { return }
+            let registration = trackingID.exchange(0, ordering: .relaxed)
+            if registration != 0 {
+                DebugHooks.endTracking(registration)
+            }
         }
 
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
@@ -142,30 +137,36 @@ extension Subscribers {
 
         /// Initializes a sink with the provided closures.
         @inlinable
-        public init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
-                    receiveValue: consuming @escaping (Input) -> Void) {
+        public convenience init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
+                                receiveValue: consuming @escaping (Input) -> Void) {
+            self.init(receiveCompletion: receiveCompletion, receiveValue: receiveValue, site: nil)
+        }
+
+        /// A sink that remembers where it was made (`nil`: made directly, not tracked), and
+        /// registers with `DebugHooks` when it is tracking live subscriptions (before
+        /// subscribing, so a synchronous completion finds it).
+        @inlinable
+        @inline(__always)
+        internal init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
+                      receiveValue: consuming @escaping (Input) -> Void, site: CallSite?) {
             // Moved, not copied: a copy is a retain and a release of each closure's context.
             let closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
             closuresInPlace = Unmanaged.passUnretained(closures)
             self.closures = consume closures
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
-            site = nil
-        }
-
-        /// A sink that remembers where it was made, and registers with `DebugHooks` when it is
-        /// tracking live subscriptions (before subscribing, so a synchronous completion finds it).
-        @inlinable
-        @inline(__always)
-        internal init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
-                      receiveValue: consuming @escaping (Input) -> Void, site: CallSite) {
-            let closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
-            closuresInPlace = Unmanaged.passUnretained(closures)
-            self.closures = consume closures
-            cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
-            if DebugHooks.isTracking {
+            if let site, DebugHooks.isTracking {
                 trackingID.store(DebugHooks.beginTracking(subscriber: "Sink", site: site), ordering: .relaxed)
             }
+        }
+
+        /// The cancellable `sink` returns, with the sink moved into it (a copy would be a retain
+        /// and a release).
+        @inlinable
+        @inline(__always)
+        internal static func cancellable(for sink: consuming Sink) -> AnyCancellable {
+            let cancel = sink.cancelSpecialized
+            return AnyCancellable(object: sink, cancel: cancel)
         }
 
         @inlinable
@@ -197,10 +198,7 @@ extension Subscribers {
             // unless a cancel (or a completion from inside the value) already has.
             let previous = closureUse.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
             if previous & Self.ended == 0 {
-                let trackingID = takeTrackingID()
-                if trackingID != 0 {
-                    DebugHooks.endTracking(trackingID)
-                }
+                endTracking()
                 closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion(.finished) }
             }
             endClosureCall()
@@ -222,17 +220,14 @@ extension Subscribers {
             // Locals filled under the lock rather than a tuple returned from it: a tuple holding
             // the status's existential was destroyed through the runtime's generic tuple witness.
             var previousStatus = SubscriptionStatus.terminal
-            var previousTrackingID: UInt64 = 0
             // The completion is a call of the closures like a value, begun in the step that
             // marks the end, so that they stay until it returns; a second completion finds the
             // stream ended.
             let live = lock.locked { () -> Bool in
-                takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
+                swap(&previousStatus, &status)
                 return beginClosureCall(seeing: closureUse.load(ordering: .relaxed), alsoEnding: true)
             }
-            if previousTrackingID != 0 {
-                DebugHooks.endTracking(previousTrackingID)
-            }
+            endTracking()
             // `live` says that the stream had not ended. (Not the old status: matching it would
             // copy it, and a sink taking a value at hand is `terminal` before its end.)
             if case .failure(let error) = completion, live, DebugHooks.reportsFailures {
@@ -259,18 +254,20 @@ extension Subscribers {
             // nothing to cancel: skip the lock, as `AnyCancellable`'s deinit cancels every sink.
             if closureUse.load(ordering: .acquiring) & Self.ended != 0 { return }
             var previousStatus = SubscriptionStatus.terminal
-            var previousTrackingID: UInt64 = 0
+            var cancelled = false
             let releasesClosures = lock.locked { () -> Bool in
                 // Before a subscription there is nothing to cancel yet (as in Combine, the sink
                 // then takes the one that comes). `terminal` here is a sink taking a value at hand
                 // (`receiveAtOnce`), whose value call `markEnded` then waits for, or one whose
                 // completion came after the check above, for which `markEnded` releases nothing.
                 guard !status.isAwaitingSubscription else { return false }
-                takeStatusLocked(previousStatus: &previousStatus, previousTrackingID: &previousTrackingID)
+                swap(&previousStatus, &status)
+                cancelled = true
                 return markEnded()
             }
-            if previousTrackingID != 0 {
-                DebugHooks.endTracking(previousTrackingID)
+            // Not before a subscription: the sink is still live then.
+            if cancelled {
+                endTracking()
             }
             // Consumed, not read: reading `subscription` copies it.
             if case .subscribed(let subscription) = consume previousStatus {
@@ -321,8 +318,7 @@ extension Publisher {
         // Reached only through a function value, where there is no call site to record.
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        let cancel = sink.cancelSpecialized
-        return AnyCancellable(object: consume sink, cancel: cancel)
+        return Subscribers.Sink.cancellable(for: sink)
     }
 
     /// Attaches a subscriber with closure-based behavior, remembering where it was called.
@@ -345,8 +341,7 @@ extension Publisher {
                                                      receiveValue: receiveValue,
                                                      site: CallSite(fileID: fileID, line: line))
         subscribe(sink)
-        let cancel = sink.cancelSpecialized
-        return AnyCancellable(object: consume sink, cancel: cancel)
+        return Subscribers.Sink.cancellable(for: sink)
     }
 }
 
@@ -357,8 +352,7 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: { _ in }, receiveValue: receiveValue)
         subscribe(sink)
-        let cancel = sink.cancelSpecialized
-        return AnyCancellable(object: consume sink, cancel: cancel)
+        return Subscribers.Sink.cancellable(for: sink)
     }
 
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails,
