@@ -11,16 +11,15 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @usableFromInline
     internal let cancelled = Atomic<Bool>(false)
 
-    // What to cancel is one of three, written by the initializer and then only by the first
-    // `cancel()`: a closure; a cancellable held directly (no closure context); or an object with
-    // its own specialised cancel (a sink's, captured where its types were concrete: no
-    // existential box, and no call through the library's unspecialised `Cancellable` witness).
-    // Separate fields rather than one enum: an enum with a tuple payload is destroyed through
-    // the runtime's generic value witnesses, measured at a tenth of subscribing `Just.map.sink`.
+    // What to cancel is one of two, written by the initializer and then only by the first
+    // `cancel()`: a closure, or an object with its own specialised cancel (a sink's, captured
+    // where its types were concrete: no closure context, and no call through the library's
+    // unspecialised `Cancellable` witness). Separate fields rather than one enum: an enum with a
+    // tuple payload is destroyed through the runtime's generic value witnesses, measured at a
+    // tenth of subscribing `Just.map.sink`; so is a `Cancellable` existential, which is why a
+    // cancellable is kept as a closure calling it.
     @usableFromInline @exclusivity(unchecked)
     internal var cancelClosure: (() -> Void)?
-    @usableFromInline @exclusivity(unchecked)
-    internal var cancellable: Cancellable?
     @usableFromInline @exclusivity(unchecked)
     internal var cancelObject: AnyObject?
     /// How to cancel `cancelObject` (a function with no context: nothing to release).
@@ -38,7 +37,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// is cancelled or deinitialized.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
-        cancellable = canceller
+        // A closure capturing one object uses it as its context: nothing is allocated for a
+        // class, as nothing was for the existential this replaces.
+        cancelClosure = { canceller.cancel() }
         cancelObjectWith = nil
     }
 
@@ -71,8 +72,6 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
             cancelObjectWith?(object)
         } else if let cancel = cancelClosure.take() {
             cancel()
-        } else {
-            cancellable.take()?.cancel()
         }
     }
 

@@ -105,7 +105,7 @@ internal final class DropSubscription<Input, Failure: Error, Downstream: Subscri
     internal func receive(completion: Subscribers.Completion<Failure>) {
         let (target, finishedUpstream) = lock.locked { () -> (Downstream?, SubscriptionStatus) in
             let finishedUpstream = upstream
-            if case .subscribed = upstream { upstream = .terminal }
+            if upstream.isSubscribed { upstream = .terminal }
             defer { downstream = nil }
             return (downstream, finishedUpstream)
         }

@@ -182,7 +182,7 @@ internal final class PrefixUntilOutputInner<Input, Failure: Error, TriggerOutput
     internal func triggerFired() {
         // The trigger's subscription and the previous link are released after unlocking.
         let (previous, finishNow, released) = lock.locked { () -> (LinkState<Downstream>, Bool, SubscriptionStatus) in
-            guard case .subscribed = triggerStatus else { return (.terminal, false, .terminal) }
+            guard triggerStatus.isSubscribed else { return (.terminal, false, .terminal) }
             let released = triggerStatus
             triggerStatus = .terminal
             let previous = link.terminate()

@@ -113,7 +113,7 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let downstream = lock.locked { () -> Downstream? in
-            guard case .live(let downstream) = downstreamState, case .subscribed = upstream else { return nil }
+            guard case .live(let downstream) = downstreamState, upstream.isSubscribed else { return nil }
             precondition(demand > 0, "ReplaceError received a value without outstanding demand (a misbehaving upstream)")
             if demand != .unlimited { demand -= 1 }
             return downstream
@@ -132,7 +132,7 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
         // replacement, then `.finished`. The previous states are released after unlocking.
         let (replace, previous, finishedUpstream) = lock.locked { () -> (Bool?, DownstreamState, SubscriptionStatus) in
             let finishedUpstream = upstream
-            if case .subscribed = upstream { upstream = .terminal }
+            if upstream.isSubscribed { upstream = .terminal }
             let previous = downstreamState
             guard case .live(let downstream) = downstreamState else { return (nil, previous, finishedUpstream) }
             switch completion {

@@ -16,18 +16,14 @@ extension Subscribers {
         // a metadata look-up there, while class and function-typed fields cost none.
         @usableFromInline @exclusivity(unchecked)
         internal var status = SubscriptionStatus.awaitingSubscription
-        /// The closures, until the stream ends. They sit in an object of their own, whose fields
-        /// are constants, so that a call reads them in place through `closuresInPlace`: a
-        /// closure in a stored variable is copied, a retain and a release, for each call. (An
-        /// exclusive access to a variable avoids the copy too, but the calls of a broken
-        /// upstream delivering from two threads at once would then be overlapping accesses, a
-        /// data race; constants may be read from any number of threads.)
+        /// The closures, until the stream ends. Held in the sink itself, in a noncopyable value,
+        /// so that a call reads them in place: a closure in a stored variable of a copyable type
+        /// is copied, a retain and a release, for each call, while a noncopyable one can only be
+        /// borrowed. The borrow is a read access, which calls from several threads at once (a
+        /// broken upstream) may share; `closureUse` keeps the one write, the release, apart from
+        /// every call.
         @usableFromInline @exclusivity(unchecked)
         internal var closures: SinkClosures<Input, Failure>?
-        /// The same object, unretained: valid while `closures` holds it, which a call in
-        /// progress guarantees (see `closureUse`).
-        @usableFromInline
-        internal let closuresInPlace: Unmanaged<SinkClosures<Input, Failure>>
         /// Who is using the closures: bit 0 (`ended`) is set when the stream ends, and the rest
         /// counts the calls in progress, two per call. A call starts only while `ended` is clear;
         /// the closures are released by whoever leaves the count at zero with `ended` set, so no
@@ -83,6 +79,21 @@ extension Subscribers {
             }
         }
 
+        /// Ends a call begun by `beginClosureCall` after the stream has ended (the last calls: a
+        /// completion, a value at hand). No call begins after the end, so if this is the only one
+        /// in progress nothing else can change the count: a load and a store replace the
+        /// read-modify-write, and this call releases the closures.
+        @inlinable
+        @inline(__always)
+        internal func endClosureCallAfterEnd() {
+            if closureUse.load(ordering: .acquiring) == Self.ended | Self.oneCall {
+                closureUse.store(Self.ended, ordering: .releasing)
+                releaseClosures()
+            } else {
+                endClosureCall()
+            }
+        }
+
         /// Marks the stream ended. Returns whether the caller must release the closures (after
         /// unlocking): true unless a call is in progress, whose end then releases them.
         @inlinable
@@ -96,6 +107,27 @@ extension Subscribers {
         @inline(never)
         internal func releaseClosures() {
             closures = nil
+        }
+
+        /// Calls the value closure in place. Only within a call begun by `beginClosureCall`, which
+        /// keeps the closures from being released meanwhile.
+        @inlinable
+        @inline(__always)
+        internal func callReceiveValue(_ value: Input) {
+            switch closures {
+            case .some(let closures): closures.receiveValue(value)
+            case .none: break
+            }
+        }
+
+        /// Calls the completion closure in place, within a call begun by `beginClosureCall`.
+        @inlinable
+        @inline(__always)
+        internal func callReceiveCompletion(_ completion: Subscribers.Completion<Failure>) {
+            switch closures {
+            case .some(let closures): closures.receiveCompletion(completion)
+            case .none: break
+            }
         }
 
         /// Ends the `DebugHooks` registration, if there is one. Whoever ends the stream calls it,
@@ -118,14 +150,20 @@ extension Subscribers {
         public var receiveValue: (Input) -> Void {
             guard beginClosureCall() else { return { _ in } }
             defer { endClosureCall() }
-            return closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue }
+            switch closures {
+            case .some(let closures): return closures.receiveValue
+            case .none: return { _ in }
+            }
         }
 
         /// The closure to execute on completion.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             guard beginClosureCall() else { return { _ in } }
             defer { endClosureCall() }
-            return closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion }
+            switch closures {
+            case .some(let closures): return closures.receiveCompletion
+            case .none: return { _ in }
+            }
         }
 
         /// `cancel()` specialised for the concrete input and failure types, captured where the
@@ -150,9 +188,7 @@ extension Subscribers {
         internal init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
                       receiveValue: consuming @escaping (Input) -> Void, site: CallSite?) {
             // Moved, not copied: a copy is a retain and a release of each closure's context.
-            let closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
-            closuresInPlace = Unmanaged.passUnretained(closures)
-            self.closures = consume closures
+            closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
             if let site, DebugHooks.isTracking {
@@ -193,15 +229,15 @@ extension Subscribers {
             // cancel, whichever sets `ended` first.
             let accepted = lock.locked { status.acceptNothingToCancel() }
             guard accepted, beginClosureCall() else { return }
-            closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            callReceiveValue(value)
             // The value and the finish are one call of the closures: the finish marks the end
             // unless a cancel (or a completion from inside the value) already has.
             let previous = closureUse.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
             if previous & Self.ended == 0 {
                 endTracking()
-                closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion(.finished) }
+                callReceiveCompletion(.finished)
             }
-            endClosureCall()
+            endClosureCallAfterEnd()
         }
 
         @inlinable
@@ -210,36 +246,37 @@ extension Subscribers {
             // upstream), or from a misbehaving upstream delivering concurrently: each is one more
             // call in progress. After the end, nothing is delivered.
             guard beginClosureCall() else { return .none }
-            closuresInPlace._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            callReceiveValue(value)
             endClosureCall()
             return .none
         }
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            // Locals filled under the lock rather than a tuple returned from it: a tuple holding
-            // the status's existential was destroyed through the runtime's generic tuple witness.
-            var previousStatus = SubscriptionStatus.terminal
+            // A local filled under the lock rather than a tuple returned from it: a tuple holding
+            // the subscription's existential is destroyed through the runtime's generic witness.
+            var finishedUpstream: Subscription?
             // The completion is a call of the closures like a value, begun in the step that
             // marks the end, so that they stay until it returns; a second completion finds the
             // stream ended.
             let live = lock.locked { () -> Bool in
-                swap(&previousStatus, &status)
+                finishedUpstream = status.end()
                 return beginClosureCall(seeing: closureUse.load(ordering: .relaxed), alsoEnding: true)
             }
             endTracking()
-            // `live` says that the stream had not ended. (Not the old status: matching it would
-            // copy it, and a sink taking a value at hand is `terminal` before its end.)
+            // `live` says that the stream had not ended. (Not the old status: a sink taking a
+            // value at hand is `terminal` before its end.)
             if case .failure(let error) = completion, live, DebugHooks.reportsFailures {
                 DebugHooks.subscriberFailed("Sink", site: site, error: error)
             }
             if live {
-                closuresInPlace._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
-                endClosureCall()
+                callReceiveCompletion(completion)
+                endClosureCallAfterEnd()
             }
-            // The old status goes after the completion closure has run. (Wrapping the call in
-            // `withExtendedLifetime` instead copied the status: a retain and a release.)
-            withExtendedLifetime(previousStatus) {}
+            // The finished upstream's subscription goes after the completion closure has run.
+            // (Wrapping the call in `withExtendedLifetime` instead copied it: a retain and a
+            // release.)
+            withExtendedLifetime(finishedUpstream) {}
         }
 
         /// Cancels the subscription and releases the closures.
@@ -253,7 +290,7 @@ extension Subscribers {
             // Ended means the stream has ended (completion or an earlier cancel), so there is
             // nothing to cancel: skip the lock, as `AnyCancellable`'s deinit cancels every sink.
             if closureUse.load(ordering: .acquiring) & Self.ended != 0 { return }
-            var previousStatus = SubscriptionStatus.terminal
+            var upstream: Subscription?
             var cancelled = false
             let releasesClosures = lock.locked { () -> Bool in
                 // Before a subscription there is nothing to cancel yet (as in Combine, the sink
@@ -261,7 +298,7 @@ extension Subscribers {
                 // (`receiveAtOnce`), whose value call `markEnded` then waits for, or one whose
                 // completion came after the check above, for which `markEnded` releases nothing.
                 guard !status.isAwaitingSubscription else { return false }
-                swap(&previousStatus, &status)
+                upstream = status.end()
                 cancelled = true
                 return markEnded()
             }
@@ -269,10 +306,7 @@ extension Subscribers {
             if cancelled {
                 endTracking()
             }
-            // Consumed, not read: reading `subscription` copies it.
-            if case .subscribed(let subscription) = consume previousStatus {
-                subscription.cancel()
-            }
+            upstream?.cancel()
             if releasesClosures {
                 releaseClosures()
             }
@@ -286,17 +320,18 @@ extension Subscribers {
     }
 }
 
-/// A sink's two closures, as constants.
+/// A sink's two closures. Noncopyable, so that the sink can only borrow them for a call, never
+/// copy them (see `Subscribers.Sink.closures`).
 @usableFromInline
-internal final class SinkClosures<Input, Failure: Error> {
+internal struct SinkClosures<Input, Failure: Error>: ~Copyable {
     @usableFromInline
     internal let receiveValue: (Input) -> Void
     @usableFromInline
     internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
     @inlinable
-    internal init(receiveValue: @escaping (Input) -> Void,
-                  receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+    internal init(receiveValue: consuming @escaping (Input) -> Void,
+                  receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
     }
