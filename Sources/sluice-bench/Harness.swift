@@ -33,20 +33,39 @@ struct Measurement: Codable {
 }
 
 enum Harness {
-    /// Times `run` until the median of the last samples is stable (within 3% over five
-    /// consecutive samples) or the time budget is spent; returns ns per operation.
-    static func sample(operations: Int, budget: TimeInterval, _ run: () -> Void) -> (median: Double, min: Double, max: Double, count: Int) {
+    /// One timed run of `run`, in nanoseconds per operation.
+    static func time(operations: Int, _ run: () -> Void) -> Double {
+        let begin = DispatchTime.now().uptimeNanoseconds
+        run()
+        let end = DispatchTime.now().uptimeNanoseconds
+        return Double(end - begin) / Double(operations)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// Times `run`, and `baseline` if there is one, in alternation: each round runs both, so
+    /// that a slow phase of a shared machine slows both alike, and each round's ratio compares
+    /// runs made moments apart. Stops once the median has been stable (within 3% over five
+    /// consecutive rounds) or the time budget is spent.
+    static func sample(operations: Int, baseline: Baseline?, budget: TimeInterval,
+                       _ run: () -> Void) -> (samples: [Double], baselineSamples: [Double], ratios: [Double]) {
         run() // warm up: caches, lazy metadata, first allocations
-        var samples: [Double] = []
+        baseline?.run()
+        var samples: [Double] = [], baselineSamples: [Double] = [], ratios: [Double] = []
         var medians: [Double] = []
         let start = Date()
         while samples.count < 41 {
-            let begin = DispatchTime.now().uptimeNanoseconds
-            run()
-            let end = DispatchTime.now().uptimeNanoseconds
-            samples.append(Double(end - begin) / Double(operations))
-            let sorted = samples.sorted()
-            medians.append(sorted[sorted.count / 2])
+            let sample = time(operations: operations, run)
+            samples.append(sample)
+            if let baseline {
+                let baselineSample = time(operations: baseline.operations, baseline.run)
+                baselineSamples.append(baselineSample)
+                ratios.append(sample / baselineSample)
+            }
+            medians.append(median(samples))
             if samples.count >= 7 {
                 let recent = medians.suffix(5)
                 let spread = (recent.max()! - recent.min()!) / recent.min()!
@@ -54,8 +73,7 @@ enum Harness {
             }
             if Date().timeIntervalSince(start) > budget && samples.count >= 5 { break }
         }
-        let sorted = samples.sorted()
-        return (sorted[sorted.count / 2], sorted.first!, sorted.last!, samples.count)
+        return (samples, baselineSamples, ratios)
     }
 
     static func allocations(operations: Int, _ run: () -> Void) -> Double {
@@ -67,14 +85,16 @@ enum Harness {
     }
 
     static func measure(_ benchCase: BenchCase, budget: TimeInterval) -> Measurement {
-        let result = sample(operations: benchCase.operations, budget: budget, benchCase.run)
-        var measurement = Measurement(name: benchCase.name, unit: benchCase.unit, medianNanoseconds: result.median,
-                                      minNanoseconds: result.min, maxNanoseconds: result.max, samples: result.count)
+        let result = sample(operations: benchCase.operations, baseline: benchCase.baseline, budget: budget, benchCase.run)
+        var measurement = Measurement(name: benchCase.name, unit: benchCase.unit,
+                                      medianNanoseconds: median(result.samples),
+                                      minNanoseconds: result.samples.min()!, maxNanoseconds: result.samples.max()!,
+                                      samples: result.samples.count)
         if let baseline = benchCase.baseline {
-            let base = sample(operations: baseline.operations, budget: budget, baseline.run)
             measurement.baseline = baseline.name
-            measurement.baselineMedianNanoseconds = base.median
-            measurement.ratio = result.median / base.median
+            measurement.baselineMedianNanoseconds = median(result.baselineSamples)
+            // The median of the rounds' ratios, each from two runs made moments apart.
+            measurement.ratio = median(result.ratios)
         }
         if benchCase.countsAllocations {
             measurement.allocationsPerOperation = allocations(operations: benchCase.operations, benchCase.run)
