@@ -344,8 +344,19 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// Gives `owner` back: at once if nothing was queued meanwhile, otherwise under the lock
     /// after delivering what was queued and refreshing the copy of the list.
     @inlinable
+    @inline(__always)
     internal func finishDelivering(_ me: UInt) {
-        while !owner.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
+        // One compare-exchange when nothing was queued, inlined into every send; the rest out
+        // of line.
+        guard !owner.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged else { return }
+        finishDeliveringQueued(me)
+    }
+
+    /// `finishDelivering` when something was queued, or the list changed, while delivering.
+    @inlinable
+    @inline(never)
+    internal func finishDeliveringQueued(_ me: UInt) {
+        repeat {
             var evicted: Output?
             var stale: [SubjectTargetBase<Output, Failure>] = []
             let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectTargetBase<Output, Failure>])? in
@@ -361,7 +372,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
             withExtendedLifetime((evicted, stale)) {}
             guard let (event, targets) = next else { return }
             dispatch(event, to: targets)
-        }
+        } while !owner.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged
     }
 
     /// Brings the owner's copy of the list up to date if the list has changed since it was
@@ -568,8 +579,10 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     @usableFromInline @exclusivity(unchecked)
     internal var backlog = RingBuffer<Output>()
     /// For the replay policy: the subject's completion, waiting for the backlog to be delivered.
+    /// Kept without its failure type: a `Subscribers.Completion<Failure>?` field would cost
+    /// this class's (unspecialised) deinit a metadata look-up on every subscription.
     @usableFromInline @exclusivity(unchecked)
-    internal var pendingCompletion: Subscribers.Completion<Failure>?
+    internal var pendingCompletion: ErasedCompletion?
     /// Whether the subscriber has ever asked for values (for the every-value policy).
     @usableFromInline @exclusivity(unchecked)
     internal var hasRequested = false
@@ -677,7 +690,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
         if case .replay = policy {
             let waits = lock.locked { () -> Bool in
                 guard self.target != nil, !backlog.isEmpty else { return false }
-                pendingCompletion = completion
+                pendingCompletion = ErasedCompletion(completion)
                 return true
             }
             if waits { return }
@@ -692,7 +705,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
             for value in values {
                 backlog.append(value)
             }
-            pendingCompletion = completion
+            pendingCompletion = completion.map(ErasedCompletion.init)
             refreshTakesEveryValueLocked()
         }
     }
@@ -718,7 +731,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
             }
             let completion = lock.locked { () -> Subscribers.Completion<Failure>? in
                 defer { pendingCompletion = nil }
-                return pendingCompletion
+                return pendingCompletion?.completion(failingWith: Failure.self)
             }
             guard let completion, release() != nil else { return }
             target.downstream.receive(completion: completion)
@@ -801,4 +814,30 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     @usableFromInline
     internal var playgroundDescription: Any { description }
+}
+
+/// A completion without its failure type, for a generic class to store: a stored
+/// `Subscribers.Completion<Failure>?` costs the class's deinit, which is always unspecialised, a
+/// metadata look-up of the optional completion type.
+@usableFromInline
+internal enum ErasedCompletion {
+    case finished
+    case failure(any Error)
+
+    @inlinable
+    internal init<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: self = .finished
+        case .failure(let error): self = .failure(error)
+        }
+    }
+
+    /// The completion again, with the failure type it was stored with.
+    @inlinable
+    internal func completion<Failure: Error>(failingWith _: Failure.Type) -> Subscribers.Completion<Failure> {
+        switch self {
+        case .finished: return .finished
+        case .failure(let error): return .failure(error as! Failure)
+        }
+    }
 }
