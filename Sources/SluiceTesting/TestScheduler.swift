@@ -24,26 +24,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     // The hot paths are @inlinable so that a test's concrete time type specialises them: a
     // million actions cost ~100 ns each rather than ~12 µs of generic comparisons and copies.
 
-    /// What the heap orders: trivially copyable for the usual time types, so sifting moves no
-    /// reference counts; the action lives in `slots`.
+    /// What the queue orders: trivially copyable for the usual time types, so moving it moves
+    /// no reference counts; the action lives in `slots`.
     @usableFromInline
-    internal struct Key {
-        @usableFromInline var due: SchedulerTimeType
-        @usableFromInline var sequence: UInt64
-        @usableFromInline var slot: Int
-
-        @inlinable
-        init(due: SchedulerTimeType, sequence: UInt64, slot: Int) {
-            self.due = due
-            self.sequence = sequence
-            self.slot = slot
-        }
-
-        @inlinable
-        func precedes(_ other: Key) -> Bool {
-            due < other.due || (due == other.due && sequence < other.sequence)
-        }
-    }
+    internal typealias Key = DueQueue<SchedulerTimeType>.Entry
 
     @usableFromInline
     internal struct Slot {
@@ -64,7 +48,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
 
     // Guarded by `lock`, so the dynamic exclusivity checks are redundant.
     @usableFromInline internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked) internal var heap: [Key] = []
+    @usableFromInline @exclusivity(unchecked) internal var queue = DueQueue<SchedulerTimeType>()
     @usableFromInline @exclusivity(unchecked) internal var slots: [Slot?] = []
     @usableFromInline @exclusivity(unchecked) internal var freeSlots: [Int] = []
     @usableFromInline @exclusivity(unchecked) internal var nextSequence: UInt64 = 0
@@ -91,12 +75,23 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
 
     /// How many actions are waiting to run (a repeating action counts once).
     public var pendingActionCount: Int {
-        lock.locked { heap.lazy.filter { self.slots[$0.slot]?.cancelled == false }.count }
+        lock.locked {
+            var count = 0
+            queue.forEach { if self.slots[$0.slot]?.cancelled == false { count += 1 } }
+            return count
+        }
     }
 
     /// When the next waiting action is due, if any.
     public var nextDueDate: SchedulerTimeType? {
-        lock.locked { heap.lazy.filter { self.slots[$0.slot]?.cancelled == false }.map(\.due).min() }
+        lock.locked {
+            var earliest: SchedulerTimeType?
+            queue.forEach { entry in
+                guard self.slots[entry.slot]?.cancelled == false else { return }
+                if earliest.map({ entry.due < $0 }) ?? true { earliest = entry.due }
+            }
+            return earliest
+        }
     }
 
     @inlinable
@@ -149,18 +144,18 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                 slot = slots.count
                 slots.append(Slot(id: nextID, interval: interval, action: action))
             }
-            push(Key(due: due, sequence: nextSequence, slot: slot))
+            queue.insert(Key(due: due, sequence: nextSequence, slot: slot), scheduledLast: true)
             return EntryHandle(slot: slot, id: nextID)
         }
     }
 
-    /// Cancels an action `enqueue` returned the handle of: it stays in the heap, marked, and is
-    /// dropped when it comes to the top.
+    /// Cancels an action `enqueue` returned the handle of: it stays in the queue, marked, and is
+    /// dropped when it comes to the front.
     @inlinable
     internal func cancelEntry(_ handle: EntryHandle) {
         // The action is dropped now, outside the lock, so what it captures (often the
         // subscription that scheduled it) is released at the cancel, not when the entry comes
-        // to the top of the heap. (Set inside the lock, not returned: see `popDue`.)
+        // to the front of the queue. (Set inside the lock, not returned: see `popDue`.)
         var dropped: (() -> Void)?
         lock.locked {
             guard slots[handle.slot]?.id == handle.id, let action = slots[handle.slot]?.action else { return }
@@ -229,15 +224,15 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         // generic `locked` is re-abstracted, an allocation per action.
         var next: (() -> Void)?
         lock.locked {
-            while let first = heap.first {
+            while let first = queue.first {
                 guard let slot = slots[first.slot], !slot.cancelled else {
-                    _ = pop()
+                    queue.removeFirst()
                     slots[first.slot] = nil
                     freeSlots.append(first.slot)
                     continue
                 }
                 if let limit, first.due > limit { return }
-                _ = pop()
+                queue.removeFirst()
                 currentTime = Swift.max(currentTime, first.due)
                 if let interval = slot.interval, interval <= .zero, slot.firings > 0 {
                     // A repeating action without a positive interval, still not cancelled after
@@ -252,7 +247,8 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     // Same slot and sequence number: a repeating action keeps its place among
                     // actions due at the same instant.
                     slots[first.slot]?.firings += 1
-                    push(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot))
+                    queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot),
+                                 scheduledLast: false)
                 } else {
                     slots[first.slot] = nil
                     freeSlots.append(first.slot)
@@ -267,41 +263,6 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             withExtendedLifetime(stalled.action) {}
         }
         return next
-    }
-
-    // MARK: A 4-ary heap ordered by (due, sequence): half the depth of a binary heap, and the
-    // four children share a cache line or two, which matters with a million queued actions.
-
-    @inlinable
-    internal func push(_ entry: Key) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 4
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    @inlinable
-    internal func pop() -> Key {
-        heap.swapAt(0, heap.count - 1)
-        let entry = heap.removeLast()
-        var parent = 0
-        let count = heap.count
-        while true {
-            let first = 4 * parent + 1
-            if first >= count { break }
-            var smallest = parent
-            for child in first..<Swift.min(first + 4, count) where heap[child].precedes(heap[smallest]) {
-                smallest = child
-            }
-            if smallest == parent { break }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
-        return entry
     }
 }
 
