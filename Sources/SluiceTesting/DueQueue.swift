@@ -200,15 +200,21 @@ internal struct DueQueue<Time: Comparable> {
     mutating func heapPush(_ entry: Entry) {
         heap.append(entry)
         heap.withUnsafeMutableBufferPointer { buffer in
-            var hole = buffer.count - 1
-            while hole > 0 {
-                let parent = (hole - 1) / 4
-                guard entry.precedes(buffer[parent]) else { break }
-                buffer[hole] = buffer[parent]
-                hole = parent
-            }
-            buffer[hole] = entry
+            Self.rise(entry, from: buffer.count - 1, in: buffer)
         }
+    }
+
+    /// Puts `entry` into the heap's hole at `hole`, moving it up past the parents it precedes.
+    @inlinable
+    static func rise(_ entry: Entry, from hole: Int, in buffer: UnsafeMutableBufferPointer<Entry>) {
+        var hole = hole
+        while hole > 0 {
+            let parent = (hole - 1) / 4
+            guard entry.precedes(buffer[parent]) else { break }
+            buffer[hole] = buffer[parent]
+            hole = parent
+        }
+        buffer[hole] = entry
     }
 
     @inlinable
@@ -235,13 +241,7 @@ internal struct DueQueue<Time: Comparable> {
                 buffer[hole] = buffer[smallest]
                 hole = smallest
             }
-            while hole > 0 {
-                let parent = (hole - 1) / 4
-                guard last.precedes(buffer[parent]) else { break }
-                buffer[hole] = buffer[parent]
-                hole = parent
-            }
-            buffer[hole] = last
+            Self.rise(last, from: hole, in: buffer)
             return top
         }
     }
