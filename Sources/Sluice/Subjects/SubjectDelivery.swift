@@ -815,29 +815,3 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     @usableFromInline
     internal var playgroundDescription: Any { description }
 }
-
-/// A completion without its failure type, for a generic class to store: a stored
-/// `Subscribers.Completion<Failure>?` costs the class's deinit, which is always unspecialised, a
-/// metadata look-up of the optional completion type.
-@usableFromInline
-internal enum ErasedCompletion {
-    case finished
-    case failure(any Error)
-
-    @inlinable
-    internal init<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
-        switch completion {
-        case .finished: self = .finished
-        case .failure(let error): self = .failure(error)
-        }
-    }
-
-    /// The completion again, with the failure type it was stored with.
-    @inlinable
-    internal func completion<Failure: Error>(failingWith _: Failure.Type) -> Subscribers.Completion<Failure> {
-        switch self {
-        case .finished: return .finished
-        case .failure(let error): return .failure(error as! Failure)
-        }
-    }
-}
