@@ -25,20 +25,22 @@ struct BlockingTests {
     }
 
     @Test func firstCancelsAfterTheFirstValue() throws {
-        let upstream = PassthroughSubject<Int, Never>()
+        // 5 arrives from another queue and nothing follows, so only first() ends the wait.
         let cancelled = Log<String>()
-        let queue = DispatchQueue(label: "sender")
-        queue.asyncAfter(deadline: .now() + 0.05) { upstream.send(5) }
-        let first = try upstream.handleEvents(receiveCancel: { cancelled.append("cancel") }).blocking().first()
+        let fiveThenNothing = Just(5).append(Empty(completeImmediately: false))
+            .handleEvents(receiveCancel: { cancelled.append("cancel") })
+            .receive(on: DispatchQueue(label: "sender"))
+        let first = try fiveThenNothing.blocking().first()
         #expect(first == 5)
         #expect(cancelled.all == ["cancel"])
     }
 
     @Test func timesOutWithAClearError() {
-        let never = PassthroughSubject<Int, Never>()
+        // One value at once, then nothing: the count in the error does not depend on how soon
+        // another thread gets to run (an asynchronous send missed the 0.2 s on a loaded machine).
         let cancels = Log<String>()
-        let sentOne = never.handleEvents(receiveSubscription: { _ in DispatchQueue.global().async { never.send(1) } },
-                                         receiveCancel: { cancels.append("cancel") })
+        let sentOne = Just(1).append(Empty(completeImmediately: false))
+            .handleEvents(receiveCancel: { cancels.append("cancel") })
         #expect(throws: BlockingTimeoutError(timeout: 0.2, waitingFor: "completion", valuesReceived: 1)) {
             try sentOne.blocking(timeout: 0.2).values()
         }
