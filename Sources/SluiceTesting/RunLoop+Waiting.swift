@@ -27,13 +27,14 @@ extension RunLoop {
     /// Runs the run loop in `mode` for `duration` seconds: for tests that show something does
     /// *not* happen while the loop turns (a timer that was never connected, delivery held while
     /// the loop runs in a tracking-style mode).
+    ///
+    /// The loop turns at least once, so work already queued for it runs even when the thread
+    /// gets to run only after `duration` has passed.
     public func run(mode: RunLoop.Mode = .default, for duration: TimeInterval) {
         let end = Date(timeIntervalSinceNow: duration)
-        while true {
-            let now = Date()
-            guard now < end else { return }
-            turn(mode: mode, before: min(end, now.addingTimeInterval(0.01)))
-        }
+        repeat {
+            turn(mode: mode, before: min(end, Date().addingTimeInterval(0.01)))
+        } while Date() < end
     }
 
     /// One turn of the loop; a loop with no sources in `mode` returns at once, so then the

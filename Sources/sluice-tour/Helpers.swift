@@ -15,12 +15,14 @@ final class SignalLog: Sendable {
 
 nonisolated func currentThread() -> String { Thread.isMainThread ? "main" : "background" }
 
-/// Runs the main run loop in `mode` for `seconds`, or until `condition` holds.
+/// Runs the main run loop in `mode` for `seconds`, or until `condition` holds. The loop turns at
+/// least once, so work already queued runs even if this thread gets the core back late.
 func runMainLoop(for seconds: TimeInterval, mode: RunLoop.Mode = .default, until condition: () -> Bool = { false }) {
     let end = Date(timeIntervalSinceNow: seconds)
-    while Date() < end && !condition() {
+    repeat {
+        if condition() { return }
         _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.005)))
-    }
+    } while Date() < end
 }
 
 /// Adds a common run-loop mode to the main run loop, kept alive by a timer, as a scroll view's
@@ -37,6 +39,17 @@ func elapsedSeconds(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The quickest of three runs of each of two bodies, alternated, so that warming up or a busy
+/// moment of the machine does not decide a comparison of the two.
+func quickestSeconds(_ first: () -> Void, _ second: () -> Void) -> (first: Double, second: Double) {
+    var quickest = (first: Double.infinity, second: Double.infinity)
+    for _ in 0..<3 {
+        quickest.first = min(quickest.first, elapsedSeconds(first))
+        quickest.second = min(quickest.second, elapsedSeconds(second))
+    }
+    return quickest
 }
 
 func formatNanoseconds(_ seconds: Double, per count: Int) -> String {

@@ -23,19 +23,18 @@ func seed004Scenarios() -> [Scenario] {
         Scenario(id: "hop-cost", seed: "004", section: "What a hop costs, and what it hides",
                  claim: "A hop costs a dispatch per delivery batch: receive(on:) a serial queue against no hop, 100,000 values") {
             let count = 100_000
-            let withoutHop = elapsedSeconds {
+            let (withoutHop, withHop) = quickestSeconds({
                 let done = DispatchSemaphore(value: 0)
                 let handle = (0..<count).publisher.sink(receiveCompletion: { _ in done.signal() }, receiveValue: { _ in })
                 done.wait()
                 handle.cancel()
-            }
-            let withHop = elapsedSeconds {
+            }, {
                 let done = DispatchSemaphore(value: 0)
                 let handle = (0..<count).publisher.receive(on: DispatchQueue(label: "hop"))
                     .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { _ in })
                 done.wait()
                 handle.cancel()
-            }
+            })
             return Outcome("without a hop \(formatNanoseconds(withoutHop, per: count)) per value, with one \(formatNanoseconds(withHop, per: count)) (a debug build; `-c release` is faster)",
                            holds: withHop > withoutHop)
         },

@@ -249,11 +249,12 @@ func seed004RxScenarios() -> [Scenario] {
         Scenario(id: "rx-hop-backlog", seed: "004", section: "What a hop costs, and what it hides",
                  claim: "SluiceRx: a hop costs time per element, and hides a backlog: a fast producer finishes with most elements still queued") {
             let count = 100_000
-            let without = elapsedSeconds { _ = try? Observable.range(start: 0, count: count).toBlocking().last() }
-            let with = elapsedSeconds {
+            let (without, with) = quickestSeconds({
+                _ = try? Observable.range(start: 0, count: count).toBlocking().last()
+            }, {
                 _ = try? Observable.range(start: 0, count: count)
                     .observe(on: SerialDispatchQueueScheduler(qos: .userInitiated)).toBlocking().last()
-            }
+            })
             let total = 5_000
             let handled = Atomic(0)
             let allHandled = DispatchSemaphore(value: 0)
@@ -298,7 +299,7 @@ func runRxChild(_ name: String) -> Never {
         let subscription = Observable.of(1)
             .observe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "work"))
             .subscribe(onNext: { lastValue = $0 })
-        runMainLoop(for: 5)
+        runMainLoop(for: 30)    // the process stops at the crash; a bound for a loaded machine
         withExtendedLifetime((subscription, lastValue)) {}
     case "rx-subscribe-on-crash":
         let subscription = Observable<Int>.create { observer in
@@ -307,7 +308,7 @@ func runRxChild(_ name: String) -> Never {
         }
         .subscribe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "background"))
         .subscribe()
-        runMainLoop(for: 5)
+        runMainLoop(for: 30)    // the process stops at the crash; a bound for a loaded machine
         withExtendedLifetime(subscription) {}
     default:
         exit(64)

@@ -27,6 +27,13 @@ final class RunLoopWaitingTests: XCTestCase {
         XCTAssertTrue(ran)
     }
 
+    func testRunForTurnsTheLoopAtLeastOnceEvenWhenTheTimeHasPassed() {
+        nonisolated(unsafe) var ran = false    // written and read on the main thread only
+        DispatchQueue.main.async { ran = true }
+        RunLoop.main.run(for: 0)
+        XCTAssertTrue(ran, "work queued before the call runs in the one turn")
+    }
+
     func testRunForRunsOnlyTheGivenMode() {
         nonisolated(unsafe) var ran = false    // written and read on the main thread only
         RunLoop.main.perform(inModes: [.default]) { ran = true }

@@ -25,6 +25,7 @@ final class MainThreadDiagnosticsTests: XCTestCase {
         subject.send(1)                       // before the subscription exists: lost
         gate.signal()
         runMainLoop(until: { log.entries.contains { $0.signal == .request(.unlimited) } })
+        work.sync {}                          // the request goes up on the queue
         subject.send(2)
         XCTAssertEqual(log.entries.filter { if case .value = $0.signal { true } else { false } }.map(\.description),
                        ["sink: value 2 on main"])

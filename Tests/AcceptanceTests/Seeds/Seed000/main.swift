@@ -5,7 +5,8 @@
 //   - the concurrent-queue assertion is inverted, because Sluice keeps order there;
 //   - the subscribe(on:) loss, a race, runs as repeated trials until it shows;
 //   - the crashing model runs only with `--crash map`, in the acceptance test's child process;
-//   - `runMainLoop` scales its waits by SEED_TIME_SCALE for loaded machines.
+//   - `runMainLoop` scales its waits by SEED_TIME_SCALE for loaded machines, and `settle` keeps
+//     the loop running (bounded) until a delivery the next assertion expects has come.
 // `assert` below records a failed check instead of stopping, so the test that runs this program
 // reports every failed seed assertion with its line.
 import Foundation
@@ -45,6 +46,15 @@ func runMainLoop(for seconds: TimeInterval, mode: RunLoop.Mode = .default) {
     }
 }
 
+// Sluice: a fixed wait is not enough on a loaded machine, where another thread may not have run
+// yet; before an assertion that something arrived, the loop keeps turning until it has (or 10 s).
+func settle(mode: RunLoop.Mode = .default, until delivered: () -> Bool) {
+    let end = Date(timeIntervalSinceNow: 10)
+    while !delivered() && Date() < end {
+        _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.01)))
+    }
+}
+
 let workQueue = DispatchQueue(label: "work")
 
 let sequenceLog = SignalLog()
@@ -54,6 +64,7 @@ let sequenceHandle = [1, 2].publisher
     .subscribe(on: workQueue)
     .sink { @Sendable value in sequenceLog.append("value \(value) on \(currentThread())") }
 runMainLoop(for: 0.1)
+settle { sequenceLog.all.count == 4 }            // Sluice: added, for loaded machines
 assert(sequenceLog.all == [
     "subscription on background", "request on background",
     "value 1 on background", "value 2 on background",
@@ -67,12 +78,13 @@ let expensiveHandle = Deferred { @Sendable () -> Just<Int> in
 .subscribe(on: workQueue)
 .sink { @Sendable _ in expensiveLog.append("delivered on \(currentThread())") }
 runMainLoop(for: 0.1)
+settle { expensiveLog.all.count == 2 }           // Sluice: added, for loaded machines
 assert(expensiveLog.all == ["parsing on background", "delivered on background"])
 
 // Sluice: the seed's block, run as trials. The loss of value 1 is a race that Combine wins by
 // timing too; on Linux the kernel often runs the freshly woken queue thread before the main
 // thread returns from `dispatch_async`, and then the subscription exists in time. So the block
-// runs up to 20 times: value 2 must arrive on the sender's thread in every trial, and value 1
+// runs up to 100 times: value 2 must arrive on the sender's thread in every trial, and value 1
 // must be lost in at least one (the tour reports how often).
 var hotTrials: [[String]] = []
 repeat {
@@ -83,11 +95,13 @@ let hotHandle = hotSubject
     .sink { @Sendable value in hotLog.append("value \(value) on \(currentThread())") }
 hotSubject.send(1)                               // the subscription has not been made yet
 runMainLoop(for: 0.1)
+workQueue.sync {}                                // Sluice: added, the subscription has been made
+workQueue.sync {}                                // Sluice: added, and its request
 hotSubject.send(2)
 runMainLoop(for: 0.1)
 hotTrials.append(hotLog.all)
 withExtendedLifetime(hotHandle) {}
-} while hotTrials.last != ["value 2 on main"] && hotTrials.count < 20
+} while hotTrials.last != ["value 2 on main"] && hotTrials.count < 100
 assert(hotTrials.last == ["value 2 on main"], "\(hotTrials)")    // 1 was lost, and 2 arrived on the sender's thread
 assert(hotTrials.allSatisfy { $0.last == "value 2 on main" && $0.count <= 2 }, "\(hotTrials)")
 
@@ -98,6 +112,7 @@ let immediateHandle = delivery.receive(on: ImmediateScheduler.shared).sink { del
 delivery.send(1)
 assert(deliveredValues == ["immediate 1"])       // the main-queue delivery has not happened yet
 runMainLoop(for: 0.05)
+settle { deliveredValues.count == 2 }            // Sluice: added, for loaded machines
 assert(deliveredValues == ["immediate 1", "main queue 1"])
 
 nonisolated func deliveryOrder(on queue: DispatchQueue) -> [Int] {
@@ -106,6 +121,9 @@ nonisolated func deliveryOrder(on queue: DispatchQueue) -> [Int] {
     let handle = source.receive(on: queue).sink { @Sendable value in received.withLock { $0.append(value) } }
     for value in 0..<1_000 { source.send(value) }
     Thread.sleep(forTimeInterval: 0.1)
+    // Sluice: added, for loaded machines: cancelling stops delivery, so wait (bounded) for the rest.
+    let end = Date(timeIntervalSinceNow: 10)
+    while received.withLock({ $0.count }) < 1_000 && Date() < end { Thread.sleep(forTimeInterval: 0.001) }
     handle.cancel()
     return received.withLock { $0 }
 }
@@ -139,8 +157,10 @@ let operationHandle = scrollUpdates.receive(on: OperationQueue.main).sink { _ in
 
 scrollUpdates.send(1)
 runMainLoop(for: 0.2, mode: trackingMode)       // the user is dragging
+settle(mode: trackingMode) { viaDispatchQueue == 1 && viaOperationQueue == 1 }   // Sluice: added
 assert(viaRunLoop == 0 && viaDispatchQueue == 1 && viaOperationQueue == 1)
 runMainLoop(for: 0.05)                           // the drag ends
+settle { viaRunLoop == 1 }                       // Sluice: added, for loaded machines
 assert(viaRunLoop == 1)
 keepModeAlive.invalidate()
 
@@ -165,7 +185,8 @@ if let crashIndex = CommandLine.arguments.firstIndex(of: "--crash"), CommandLine
     let crashingModel = CrashingModel()
     crashingModel.bind(crashValues)
     DispatchQueue.global().async { crashValues.send(1) }
-    RunLoop.main.run(until: Date().addingTimeInterval(3))
+    // Sluice: the process stops when the value arrives; 30 s is a bound for a loaded machine.
+    RunLoop.main.run(until: Date().addingTimeInterval(30))
     print("SEED CRASH BLOCK DID NOT STOP")
     exit(3)
 }
@@ -232,6 +253,7 @@ labelModel.bindNonisolated(backgroundValues)
 labelModel.bindExplicit(backgroundValues)
 DispatchQueue.global().async { backgroundValues.send(3) }
 runMainLoop(for: 0.2)
+settle { labelModel.labels.count == 5 }          // Sluice: added, for loaded machines
 assert(Set(labelModel.labels) == [
     "after hop: 3 items", "sendable: 3 items", "extension: 3 items",
     "function: 3 items", "explicit: 3 items",
@@ -248,6 +270,7 @@ var assumedValues: [Int] = []
 let assumedHandle = bindOnMain(backgroundValues) { assumedValues.append($0) }
 DispatchQueue.global().async { backgroundValues.send(5) }
 runMainLoop(for: 0.1)
+settle { assumedValues == [5] }                  // Sluice: added, for loaded machines
 assert(assumedValues == [5])
 
 struct AnyScheduler<SchedulerTimeType: Strideable>: Scheduler
@@ -323,6 +346,7 @@ assert(testModel.results == ["swift result"])    // debounced and delivered, at 
 let liveModel = SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() })
 liveModel.query.send("combine")
 runMainLoop(for: 0.4)
+settle { liveModel.results == ["combine result"] }   // Sluice: added, for loaded machines
 assert(liveModel.results == ["combine result"])
 
 withExtendedLifetime((sequenceHandle, expensiveHandle, queuedHandle, immediateHandle,
