@@ -55,11 +55,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         let (listener, port) = try Self.bindLoopback(listen: true)
         self.listener = listener
         self.port = port
+        // Live from the moment it listens, so a test that finds the port taken knows by whom.
+        Self.livePorts.withLock { $0.append(port) }
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0,
               fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            let error = errno
             close(listener)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            Self.forget(port: port)
+            throw POSIXError(.init(rawValue: error) ?? .EIO)
         }
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
@@ -75,10 +79,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             close(listener)
             close(wakeRead)
             close(wakeWrite)
+            Self.forget(port: port)
             throw POSIXError(.init(rawValue: created) ?? .EAGAIN)
         }
         thread = tid
-        Self.livePorts.withLock { $0.append(port) }
     }
 
     /// The ports of the servers that have started and not stopped, in this process. Tests run
@@ -88,6 +92,20 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// Whether a server in this process that has not stopped listens on `port`.
     static func isLive(port: UInt16) -> Bool {
         livePorts.withLock { $0.contains(port) }
+    }
+
+    /// Whether a stopped server's `port` is closed, or has become another live server's: with
+    /// the result of the last connection attempt. The kernel can hand the port to a server of a
+    /// test running in parallel, which may be starting or stopping while this looks; so it looks
+    /// again for up to a second. A listener left open by the stopped server stays, and fails.
+    static func portIsClosedOrReused(_ port: UInt16) -> (closed: Bool, result: Int32) {
+        var result = connectionResult(port: port)
+        for _ in 0..<100 {
+            if result == ECONNREFUSED || isLive(port: port) { return (true, result) }
+            Thread.sleep(forTimeInterval: 0.01)
+            result = connectionResult(port: port)
+        }
+        return (false, result)
     }
 
     /// Stops serving, closes every socket and waits for the server thread to end.
@@ -102,7 +120,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         pthread_join(thread, nil)
         close(wakeRead)
         close(wakeWrite)
-        Self.livePorts.withLock { ports in
+        Self.forget(port: port)
+    }
+
+    private static func forget(port: UInt16) {
+        livePorts.withLock { ports in
             if let index = ports.firstIndex(of: port) { ports.remove(at: index) }
         }
     }
