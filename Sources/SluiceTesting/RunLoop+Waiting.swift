@@ -6,9 +6,10 @@ extension RunLoop {
     ///
     /// For tests that wait, on the main thread, for work scheduled on `RunLoop.main`,
     /// `DispatchQueue.main`, `OperationQueue.main` or the main actor: the loop turns in slices of
-    /// 10 ms, so the condition is checked soon after each piece of work. The timeout is a
-    /// generous bound for a loaded machine, not a measurement; assert what arrived, never how
-    /// long it took.
+    /// 10 ms, so the condition is checked soon after each piece of work. Unless the condition
+    /// already holds, the loop turns at least once, so work already queued for it runs even when
+    /// the thread gets to run only after `timeout`. The timeout is a generous bound for a loaded
+    /// machine, not a measurement; assert what arrived, never how long it took.
     ///
     /// ```swift
     /// XCTAssertTrue(RunLoop.main.run(until: { model.results == ["swift result"] }))
@@ -16,12 +17,11 @@ extension RunLoop {
     @discardableResult
     public func run(mode: RunLoop.Mode = .default, timeout: TimeInterval = 10, until condition: () -> Bool) -> Bool {
         let end = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            let now = Date()
-            guard now < end else { return false }
-            turn(mode: mode, before: min(end, now.addingTimeInterval(0.01)))
-        }
-        return true
+        repeat {
+            if condition() { return true }
+            turn(mode: mode, before: min(end, Date().addingTimeInterval(0.01)))
+        } while Date() < end
+        return condition()
     }
 
     /// Runs the run loop in `mode` for `duration` seconds: for tests that show something does
@@ -31,10 +31,7 @@ extension RunLoop {
     /// The loop turns at least once, so work already queued for it runs even when the thread
     /// gets to run only after `duration` has passed.
     public func run(mode: RunLoop.Mode = .default, for duration: TimeInterval) {
-        let end = Date(timeIntervalSinceNow: duration)
-        repeat {
-            turn(mode: mode, before: min(end, Date().addingTimeInterval(0.01)))
-        } while Date() < end
+        _ = run(mode: mode, timeout: duration, until: { false })
     }
 
     /// One turn of the loop; a loop with no sources in `mode` returns at once, so then the

@@ -15,14 +15,10 @@ final class SignalLog: Sendable {
 
 nonisolated func currentThread() -> String { Thread.isMainThread ? "main" : "background" }
 
-/// Runs the main run loop in `mode` for `seconds`, or until `condition` holds. The loop turns at
-/// least once, so work already queued runs even if this thread gets the core back late.
+/// Runs the main run loop in `mode` for `seconds`, or until `condition` holds: SluiceTesting's
+/// `RunLoop.run(mode:timeout:until:)`, which turns the loop at least once.
 func runMainLoop(for seconds: TimeInterval, mode: RunLoop.Mode = .default, until condition: () -> Bool = { false }) {
-    let end = Date(timeIntervalSinceNow: seconds)
-    repeat {
-        if condition() { return }
-        _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.005)))
-    } while Date() < end
+    RunLoop.main.run(mode: mode, timeout: seconds, until: condition)
 }
 
 /// Adds a common run-loop mode to the main run loop, kept alive by a timer, as a scroll view's

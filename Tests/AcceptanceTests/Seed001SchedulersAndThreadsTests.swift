@@ -213,10 +213,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
         let a = Timer.publish(every: 0.02, on: .main, in: .common).autoconnect().sink { common.append($0) }
         let b = Timer.publish(every: 0.02, on: .main, in: .default).autoconnect().sink { standard.append($0) }
         // Until the .common timer has fired (bounded for a loaded machine), all in the tracking mode.
-        let end = Date(timeIntervalSinceNow: 10)
-        while common.all.isEmpty && Date() < end {
-            _ = RunLoop.main.run(mode: tracking, before: min(end, Date(timeIntervalSinceNow: 0.01)))
-        }
+        RunLoop.main.run(mode: tracking, timeout: 10, until: { !common.all.isEmpty })
         XCTAssertFalse(common.all.isEmpty)
         XCTAssertEqual(standard.all, [])
         withExtendedLifetime((a, b)) {}

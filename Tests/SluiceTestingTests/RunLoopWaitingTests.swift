@@ -27,6 +27,12 @@ final class RunLoopWaitingTests: XCTestCase {
         XCTAssertTrue(ran)
     }
 
+    func testRunUntilTurnsTheLoopAtLeastOnceEvenWhenTheTimeHasPassed() {
+        nonisolated(unsafe) var ran = false    // written and read on the main thread only
+        DispatchQueue.main.async { ran = true }
+        XCTAssertTrue(RunLoop.main.run(timeout: 0, until: { ran }), "the one turn runs the queued work")
+    }
+
     func testRunForTurnsTheLoopAtLeastOnceEvenWhenTheTimeHasPassed() {
         nonisolated(unsafe) var ran = false    // written and read on the main thread only
         DispatchQueue.main.async { ran = true }

@@ -49,10 +49,7 @@ func runMainLoop(for seconds: TimeInterval, mode: RunLoop.Mode = .default) {
 // Sluice: a fixed wait is not enough on a loaded machine, where another thread may not have run
 // yet; before an assertion that something arrived, the loop keeps turning until it has (or 10 s).
 func settle(mode: RunLoop.Mode = .default, until delivered: () -> Bool) {
-    let end = Date(timeIntervalSinceNow: 10)
-    while !delivered() && Date() < end {
-        _ = RunLoop.main.run(mode: mode, before: min(end, Date(timeIntervalSinceNow: 0.01)))
-    }
+    RunLoop.main.run(mode: mode, timeout: 10, until: delivered)
 }
 
 let workQueue = DispatchQueue(label: "work")
