@@ -57,8 +57,9 @@ extension ReduceLogic {
 /// One subscription class for every ``ReduceLogic`` operator, with Combine's demand behaviour:
 /// it hands itself downstream, then asks the upstream for `.unlimited` at once; downstream
 /// demand is never forwarded, only remembered. When the upstream finishes, the result (and
-/// `.finished`) go out as soon as the downstream has asked for anything, or at once if the
-/// upstream produced nothing. A failure goes out at once.
+/// `.finished`) go out as soon as the downstream has asked for anything: also when the upstream
+/// produced nothing, so an empty upstream's `first()` holds its bare `.finished` until demand
+/// arrives, as Combine's does. A failure goes out at once.
 ///
 /// Every decision (deliver now, hold until demand, fail) is taken in the same critical section
 /// that leaves `.subscribed`, so a `request` racing with the end of the stream sees either
@@ -97,8 +98,6 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     internal var state: State
     @usableFromInline @exclusivity(unchecked)
     internal var demanded = false
-    @usableFromInline @exclusivity(unchecked)
-    internal var receivedValue = false
     @usableFromInline
     internal var logic: Logic
     @usableFromInline
@@ -156,7 +155,6 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let live = lock.locked { () -> Bool in
             guard case .subscribed = state else { return false }
-            receivedValue = true
             return true
         }
         guard live else { return .none }
@@ -212,7 +210,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
             let result = logic.result
             let ready = lock.locked { () -> Downstream? in
                 guard case .subscribed(_, let downstream) = state else { return nil }
-                if demanded || !receivedValue {
+                if demanded {
                     state = .delivering(downstream)
                     return downstream
                 }

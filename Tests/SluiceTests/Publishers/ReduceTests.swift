@@ -88,14 +88,17 @@ enum ReduceFamily {
         #expect(upstream.demandLog == [.requested(.unlimited)], sourceLocation: sourceLocation)
     }
 
-    /// An upstream that finishes without values gets its result at once, without any demand.
-    static func emptyUpstreamGetsResultAtOnce<P: Publisher>(
+    /// An upstream that finishes without values: the result (or, for the operators that have
+    /// none then, the bare `.finished`) waits for demand, as Combine's does; nothing after it.
+    static func emptyUpstreamHoldsResultUntilDemand<P: Publisher>(
         name: String, result: String?, _ make: (Upstream) -> P, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
         make(upstream.eraseToAnyPublisher()).subscribe(subscriber)
         upstream.send(completion: .finished)
+        #expect(history(subscriber) == ["subscription(\(name))"], "nothing before demand", sourceLocation: sourceLocation)
+        subscriber.request(.max(1))
         #expect(history(subscriber) == expected(name, result), sourceLocation: sourceLocation)
         subscriber.request(.max(1))
         upstream.send(completion: .failure(TestError()))
@@ -423,12 +426,9 @@ enum ReduceFamily {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         subscribesDownstreamThenRequestsUnlimited(name: name, make, sourceLocation: sourceLocation)
-        if !values.isEmpty {
-            // (An empty stream is not held: emptyUpstreamGetsResultAtOnce.)
-            holdsResultUntilDemand(name: name, values: values, result: result, make, sourceLocation: sourceLocation)
-        }
+        holdsResultUntilDemand(name: name, values: values, result: result, make, sourceLocation: sourceLocation)
         deliversOnFinishWhenDemanded(name: name, values: values, result: result, make, sourceLocation: sourceLocation)
-        emptyUpstreamGetsResultAtOnce(name: name, result: empty, make, sourceLocation: sourceLocation)
+        emptyUpstreamHoldsResultUntilDemand(name: name, result: empty, make, sourceLocation: sourceLocation)
         forwardsFailureAtOnce(name: name, values: values, make, sourceLocation: sourceLocation)
         cancelStopsEverything(name: name, values: values, make, sourceLocation: sourceLocation)
         cancelsSecondSubscription(name: name, values: values, result: result, make, sourceLocation: sourceLocation)

@@ -11,7 +11,9 @@ import SluiceTesting
 /// - values never exceed the demand granted, and demand is additive and saturates at `.unlimited`;
 /// - `cancel()` is idempotent and safe from several threads at once, and stops delivery;
 ///   `request` after `cancel` does nothing;
-/// - a publisher with no values still completes;
+/// - no value arrives while the subscriber's outstanding demand is zero, results of the
+///   reducing operators included;
+/// - a publisher with no values still completes once demand is granted;
 /// - nothing (subscriber, subscription, the operator's closures) is held after termination;
 /// - a subscriber sending into the upstream from inside `receive(_:)` neither deadlocks nor
 ///   breaks the order.
@@ -39,7 +41,13 @@ struct ContractTests {
     }
 
     @Test(arguments: OperatorCatalogue.all)
-    func anEmptyUpstreamStillCompletes(_ operatorCase: OperatorCase) {
+    func noValueArrivesWithoutOutstandingDemand(_ operatorCase: OperatorCase) {
+        guard !operatorCase.traits.contains(.requestsUnlimitedAsCombineDoes) else { return }
+        operatorCase.apply(NoValueWithoutDemand())
+    }
+
+    @Test(arguments: OperatorCatalogue.all)
+    func anEmptyUpstreamStillCompletesOnceDemandIsGranted(_ operatorCase: OperatorCase) {
         operatorCase.apply(EmptyCompletes())
     }
 
@@ -168,9 +176,44 @@ struct CancelStopsEverything: ContractCheck {
     }
 }
 
+/// A subscriber that asks for nothing receives no value, whatever the upstream does (sends
+/// values at once, later, or finishes with none): a reducing operator holds its result, a
+/// buffer its values. Then each grant of demand lets out at most that many.
+struct NoValueWithoutDemand: ContractCheck {
+    func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
+        let (cold, coldScheduler) = operatorCase.subscribed(to: coldUpstream(50), demand: .none)
+        let (empty, emptyScheduler) = operatorCase.subscribed(to: Empty<Int, TestError>(), demand: .none)
+        let subject = PassthroughSubject<Int, TestError>()
+        let (hot, hotScheduler) = operatorCase.subscribed(to: subject, demand: .none)
+        for value in 0..<10 { subject.send(value) }
+        settle(hotScheduler)
+        subject.send(completion: .finished)
+        for (name, subscriber, scheduler) in [("cold", cold, coldScheduler), ("empty", empty, emptyScheduler),
+                                              ("subject", hot, hotScheduler)] {
+            settle(scheduler)
+            #expect(subscriber.values.isEmpty,
+                    "\(operatorCase.name), \(name) upstream: \(subscriber.values.count) values with no demand")
+            subscriber.request(.max(1))
+            settle(scheduler)
+            #expect(subscriber.values.count <= 1, "\(operatorCase.name), \(name) upstream: \(subscriber.values.count) values for a demand of 1")
+            subscriber.request(.max(2))
+            settle(scheduler)
+            #expect(subscriber.values.count <= 3, "\(operatorCase.name), \(name) upstream: \(subscriber.values.count) values for a demand of 3")
+            expectWellFormed(subscriber, operatorCase.name)
+            subscriber.cancel()
+        }
+    }
+}
+
+/// An upstream that finishes at once without values: with no demand granted the operator may
+/// hold even a bare completion (Combine's reducing operators do); once the subscriber asks, it
+/// completes (after whatever values the operator or source adds of its own).
 struct EmptyCompletes: ContractCheck {
     func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
-        let (subscriber, _) = operatorCase.subscribed(to: Empty<Int, TestError>())
+        let (subscriber, scheduler) = operatorCase.subscribed(to: Empty<Int, TestError>(), demand: .none)
+        #expect(subscriber.values.isEmpty, "\(operatorCase.name): \(subscriber.events)")
+        subscriber.request(.unlimited)
+        settle(scheduler)
         #expect(subscriber.completions.count == 1, "\(operatorCase.name): \(subscriber.events)")
         expectWellFormed(subscriber, operatorCase.name)
     }
