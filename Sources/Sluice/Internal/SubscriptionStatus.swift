@@ -129,6 +129,13 @@ internal enum LinkState<Downstream> {
         return false
     }
 
+    /// Whether the upstream's subscription has yet to arrive (and the link has not ended).
+    @inlinable
+    internal var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = self { return true }
+        return false
+    }
+
     /// The downstream, if the link is subscribed.
     @inlinable
     internal var subscribedDownstream: Downstream? {

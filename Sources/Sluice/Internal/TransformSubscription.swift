@@ -187,7 +187,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        if lock.locked({ if case .awaitingSubscription = link { return true } else { return false } }) {
+        if lock.locked({ link.isAwaitingSubscription }) {
             guard Transform.beforeSubscription == .trap else { return }
             preconditionFailure("\(name) received a completion before its subscription (a misbehaving upstream)")
         }
@@ -227,7 +227,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     @inlinable
     internal func cancelSpecialized() {
         if Transform.beforeSubscription != .trap,
-           lock.locked({ if case .awaitingSubscription = link { return true } else { return false } }) {
+           lock.locked({ link.isAwaitingSubscription }) {
             return
         }
         terminate()?.subscription.cancel()
@@ -240,8 +240,8 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     internal var customMirror: Mirror {
         let (downstream, status) = lock.locked { () -> (Downstream?, String) in
             switch link {
-            case .awaitingSubscription(let downstream): return (downstream, "awaiting subscription")
-            case .subscribed(_, let downstream): return (downstream, "subscribed")
+            case .awaitingSubscription(let downstream): return (downstream, "awaitingSubscription")
+            case .subscribed(let upstream, let downstream): return (downstream, "subscribed(\(upstream))")
             case .terminal: return (nil, "terminal")
             }
         }

@@ -95,7 +95,7 @@ extension Publishers.Map {
         internal var description: String { "Map" }
 
         @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
         @usableFromInline
         internal var playgroundDescription: Any { description }
@@ -121,6 +121,16 @@ internal struct TryMapTransform<Upstream: Publisher, Output>: ValueTransform {
 
     @inlinable
     internal var name: String { "TryMap" }
+
+    /// Combine's `TryMap` forwards a value that arrives before its subscription (returning the
+    /// downstream's demand), ignores such a completion, and ignores a cancel made before the
+    /// subscription arrives.
+    @inlinable
+    internal static var beforeSubscription: BeforeSubscriptionPolicy { .process }
+
+    /// Combine's `TryMap` subscription shows no children.
+    @inlinable
+    internal func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] { [] }
 
     @inlinable
     internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {

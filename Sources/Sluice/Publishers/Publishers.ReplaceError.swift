@@ -2,10 +2,12 @@ extension Publishers {
     /// A publisher that replaces any error in the stream with a provided element.
     ///
     /// On an upstream failure it publishes `output` and then finishes normally. As in Combine,
-    /// the downstream receives this operator's subscription as soon as it subscribes, demand it
-    /// makes before the upstream's subscription arrives is requested then, and the operator
-    /// counts the demand: the replacement waits until the downstream has outstanding demand,
-    /// and a value that arrives without demand stops the program (a misbehaving upstream).
+    /// the downstream receives this operator's subscription when the upstream's subscription
+    /// arrives, and the operator counts the demand: the replacement waits until the downstream
+    /// has outstanding demand, and a value that arrives without demand stops the program (a
+    /// misbehaving upstream). A completion that arrives before the upstream's subscription
+    /// hands the downstream its subscription first, then ends the stream as it would later; the
+    /// subscription that arrives afterwards is cancelled.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
@@ -27,7 +29,6 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Never {
             let inner = ReplaceErrorSubscription<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, output: output)
-            subscriber.receive(subscription: inner)
             upstream.receive(subscriber: inner)
         }
     }
@@ -84,15 +85,16 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let action = lock.locked { () -> Action in
-            guard upstream.isAwaitingSubscription else { return .cancel(subscription) }
-            // Cancelled or completed before the upstream's subscription arrived: Combine neither
-            // requests from nor cancels the late subscription.
-            guard case .live = downstreamState else { return .none }
+        let downstream = lock.locked { () -> Downstream? in
+            guard upstream.isAwaitingSubscription, case .live(let downstream) = downstreamState else { return nil }
             upstream = .subscribed(subscription)
-            return demand > 0 ? .request(subscription, demand) : .none
+            return downstream
         }
-        perform(action)
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
     }
 
     @inlinable
@@ -130,26 +132,32 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
     internal func receive(completion: Subscribers.Completion<Failure>) {
         // `nil`: nothing to deliver now; `false`: forward `.finished`; `true`: send the
         // replacement, then `.finished`. The previous states are released after unlocking.
-        let (replace, previous, finishedUpstream) = lock.locked { () -> (Bool?, DownstreamState, SubscriptionStatus) in
+        let (replace, previous, finishedUpstream, early) = lock.locked {
+            () -> (Bool?, DownstreamState, SubscriptionStatus, Bool) in
             let finishedUpstream = upstream
-            if upstream.isSubscribed { upstream = .terminal }
+            let early = upstream.isAwaitingSubscription
+            upstream = .terminal
             let previous = downstreamState
-            guard case .live(let downstream) = downstreamState else { return (nil, previous, finishedUpstream) }
+            guard case .live(let downstream) = downstreamState else { return (nil, previous, finishedUpstream, early) }
             switch completion {
             case .finished:
                 downstreamState = .terminal
-                return (false, previous, finishedUpstream)
+                return (false, previous, finishedUpstream, early)
             case .failure:
                 if demand > 0 {
                     downstreamState = .terminal
-                    return (true, previous, finishedUpstream)
+                    return (true, previous, finishedUpstream, early)
                 }
                 downstreamState = .awaitingDemand(downstream)
-                return (nil, previous, finishedUpstream)
+                return (nil, previous, finishedUpstream, early)
             }
         }
         _ = finishedUpstream
-        guard let replace, case .live(let downstream) = previous else { return }
+        guard case .live(let downstream) = previous else { return }
+        // A completion before the upstream's subscription: the downstream has no subscription
+        // yet, and gets this one before anything else (it may ask for the replacement in it).
+        if early { downstream.receive(subscription: self) }
+        guard let replace else { return }
         if replace {
             _ = downstream.receive(output)
         }

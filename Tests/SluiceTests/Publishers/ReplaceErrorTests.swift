@@ -47,17 +47,16 @@ struct ReplaceErrorTests {
         #expect(subscriber.completions == [.finished])
     }
 
-    @Test func handsItsSubscriptionDownstreamBeforeTheUpstreamsArrives() {
+    @Test func handsItsSubscriptionDownstreamWhenTheUpstreamsArrives() {
         let upstream = TestPublisher<Int, TestError>(sendsSubscriptionOnSubscribe: false)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
         upstream.replaceError(with: 0).subscribe(subscriber)
-        #expect(subscriber.subscriptionNames == ["ReplaceError"])
-        subscriber.request(.max(4))
-        #expect(upstream.demandLog.isEmpty)
+        #expect(subscriber.subscriptionNames.isEmpty)
         upstream.sendSubscription()
-        #expect(upstream.demandLog == [.requested(.max(14))])
+        #expect(subscriber.subscriptionNames == ["ReplaceError"])
+        #expect(upstream.demandLog == [.requested(.max(10))])
         subscriber.request(.max(1))
-        #expect(upstream.demandLog == [.requested(.max(14)), .requested(.max(1))])
+        #expect(upstream.demandLog == [.requested(.max(10)), .requested(.max(1))])
     }
 
     @Test func signalsBeforeTheUpstreamsSubscriptionActAsInCombine() {
@@ -83,16 +82,17 @@ struct ReplaceErrorTests {
         #expect(subscriber.events == [.subscription("ReplaceError")])
     }
 
-    @Test func cancelBeforeTheUpstreamsSubscriptionLeavesTheLateSubscriptionAlone() {
+    @Test func aFailureBeforeTheUpstreamsSubscriptionIsReplacedOnceDemandArrives() {
         let upstream = InnerProbe<Int, TestError>()
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
-        upstream.replaceError(with: 0).subscribe(subscriber)
-        subscriber.cancel()
-        let subscription = ProbeSubscription()
-        upstream.send(subscription: subscription)
-        #expect(subscription.history.isEmpty)
-        #expect(upstream.send(1) == .none)
-        #expect(subscriber.values.isEmpty)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.replaceError(with: 9).subscribe(subscriber)
+        upstream.send(completion: .failure(TestError()))
+        #expect(subscriber.events == [.subscription("ReplaceError")])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("ReplaceError"), .value(9), .completion(.finished)])
+        let late = ProbeSubscription()
+        upstream.send(subscription: late)
+        #expect(late.history == [.cancelled])
     }
 
     @Test func aSecondSubscriptionIsCancelledEvenAfterCancel() {
