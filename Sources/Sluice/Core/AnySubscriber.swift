@@ -87,7 +87,7 @@ internal class AnySubscriberBase<Input, Failure: Error>: Subscriber {
     internal var description: String { "Anonymous AnySubscriber" }
 
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    internal var customMirror: Mirror { Mirror(reflecting: "Anonymous AnySubscriber") }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }
@@ -120,12 +120,12 @@ internal final class AnySubscriberBox<Base: Subscriber>: AnySubscriberBase<Base.
 
     @usableFromInline
     override internal var description: String {
-        (base as? CustomStringConvertible)?.description ?? String(describing: Base.self)
+        String(describing: base)
     }
 
     @usableFromInline
     override internal var customMirror: Mirror {
-        (base as? CustomReflectable)?.customMirror ?? Mirror(reflecting: base)
+        Mirror(reflecting: base)
     }
 
     @usableFromInline

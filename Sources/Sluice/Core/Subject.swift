@@ -126,7 +126,8 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     @usableFromInline
     internal var customMirror: Mirror {
         let (target, subscription) = lock.locked { (self.subject, self.upstream.subscription) }
-        return Mirror(self, children: ["downstreamSubject": target as Any, "upstreamSubscription": subscription as Any])
+        return Mirror(self, children: ["downstreamSubject": target as Any, "upstreamSubscription": subscription as Any,
+                                       "subject": target as Any])
     }
 
     @usableFromInline

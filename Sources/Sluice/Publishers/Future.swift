@@ -164,25 +164,27 @@ internal final class FutureConduit<Downstream: Subscriber>:
 
     @inlinable
     internal func deliverIfReady() {
-        let ready = lock.locked { () -> (Downstream, Result<Output, Failure>, Future<Output, Failure>?)? in
+        let ready = lock.locked { () -> (Downstream, Result<Output, Failure>)? in
             guard isSubscriptionDelivered, let downstream, let result else { return nil }
             if case .success = result, !hasAnyDemand { return nil }
-            defer {
-                self.downstream = nil
-                parent = nil
-            }
-            return (downstream, result, parent)
+            defer { self.downstream = nil }
+            return (downstream, result)
         }
-        guard let (downstream, result, parent) = ready else { return }
-        withExtendedLifetime(parent) {
-            switch result {
-            case .success(let value):
-                _ = downstream.receive(value)
-                downstream.receive(completion: .finished)
-            case .failure(let error):
-                downstream.receive(completion: .failure(error))
-            }
+        guard let (downstream, result) = ready else { return }
+        switch result {
+        case .success(let value):
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            downstream.receive(completion: .failure(error))
         }
+        // As in Combine, the subscription lets go of its future after delivering, so a look at
+        // its mirror from inside the downstream still shows the parent.
+        let parent = lock.locked { () -> Future<Output, Failure>? in
+            defer { self.parent = nil }
+            return self.parent
+        }
+        withExtendedLifetime(parent) {}
     }
 
     @inlinable

@@ -89,7 +89,7 @@ extension Publishers {
 /// it cancels. The downstream sees the upstream's subscription (by description), as in Combine.
 @usableFromInline
 internal final class AutoconnectInner<Downstream: Subscriber, Upstream: ConnectablePublisher>: Subscriber,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
@@ -127,18 +127,33 @@ internal final class AutoconnectInner<Downstream: Subscriber, Upstream: Connecta
     internal var description: String { "Autoconnect" }
 
     @usableFromInline
-    internal final class CountedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+    internal var customMirror: Mirror {
+        Mirror(self, children: ["parent": parent, "downstream": downstream])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+
+    /// Stands in for the upstream's subscription: it has the upstream's identity and
+    /// description, as Combine's does, and is not reflected.
+    @usableFromInline
+    internal final class CountedSubscription: Subscription, CustomStringConvertible,
+        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
         @usableFromInline
         internal let lock = Lock()
         @usableFromInline @exclusivity(unchecked)
         internal var upstream: Subscription?
         @usableFromInline
         internal let parent: Publishers.Autoconnect<Upstream>
+        @usableFromInline
+        internal let combineIdentifier: CombineIdentifier
 
         @inlinable
         internal init(_ upstream: Subscription, parent: Publishers.Autoconnect<Upstream>) {
             self.upstream = upstream
             self.parent = parent
+            combineIdentifier = upstream.combineIdentifier
         }
 
         @inlinable
@@ -160,5 +175,8 @@ internal final class AutoconnectInner<Downstream: Subscriber, Upstream: Connecta
         internal var description: String {
             lock.locked { upstream }.map { String(describing: $0) } ?? "Autoconnect"
         }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
     }
 }

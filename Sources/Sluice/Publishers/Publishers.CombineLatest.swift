@@ -387,7 +387,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber, A, B, C, 
 /// The subscriber a combineLatest attaches to each upstream.
 @usableFromInline
 internal struct CombineLatestSide<Downstream: Subscriber, A, B, C, D, Input>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    CustomStringConvertible
 {
     @usableFromInline
     internal typealias Failure = Downstream.Failure
@@ -426,14 +426,7 @@ internal struct CombineLatestSide<Downstream: Subscriber, A, B, C, D, Input>: Su
         parent.receive(completion: completion, index: index)
     }
 
+    /// Combine's side subscriber has a description and no mirror or playground text of its own.
     @usableFromInline
     internal var description: String { "CombineLatest" }
-
-    @usableFromInline
-    internal var customMirror: Mirror {
-        Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-    }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

@@ -251,7 +251,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
 /// The subscriber a concatenation attaches to its prefix.
 @usableFromInline
 internal struct ConcatenatePrefixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
     @usableFromInline
@@ -289,13 +289,16 @@ internal struct ConcatenatePrefixSide<Downstream: Subscriber, Suffix: Publisher>
     internal var description: String { "Concatenate" }
 
     @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
     internal var playgroundDescription: Any { description }
 }
 
 /// The subscriber a concatenation attaches to its suffix.
 @usableFromInline
 internal struct ConcatenateSuffixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
     @usableFromInline
@@ -331,6 +334,9 @@ internal struct ConcatenateSuffixSide<Downstream: Subscriber, Suffix: Publisher>
 
     @usableFromInline
     internal var description: String { "Concatenate" }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }

@@ -93,7 +93,7 @@ extension Publishers.Filter {
         internal var description: String { "Filter" }
 
         @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
         @usableFromInline
         internal var playgroundDescription: Any { description }

@@ -96,7 +96,11 @@ internal class PublishedStorageBase: @unchecked Sendable {
 /// The storage of one `@Published` property: its value, its subscribers, and the upstream
 /// subscriptions made by `assign(to:)`, cancelled when the storage (its object) goes away.
 @usableFromInline
-internal final class PublishedStorage<Value>: PublishedStorageBase, @unchecked Sendable {
+internal final class PublishedStorage<Value>: PublishedStorageBase, CustomStringConvertible, @unchecked Sendable {
+    /// How the subscription's mirror shows its parent, as Combine names the subject behind `$x`.
+    @usableFromInline
+    internal var description: String { "PublishedSubject" }
+
     @usableFromInline @exclusivity(unchecked)
     internal var current: Value
     @usableFromInline

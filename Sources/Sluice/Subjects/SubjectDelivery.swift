@@ -804,6 +804,10 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     internal var customMirror: Mirror {
         let (parent, target, demand) = lock.locked { (self.parent, self.target, self.demand) }
         let downstream = target?.downstream
+        if case .everyValueAfterFirstDemand = policy {
+            // Combine's `ObservableObjectPublisher` subscription shows only its downstream.
+            return Mirror(self, children: ["downstream": downstream as Any])
+        }
         return Mirror(self, children: [
             "parent": parent as Any,
             "downstream": downstream as Any,

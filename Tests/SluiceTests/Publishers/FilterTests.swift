@@ -106,7 +106,7 @@ struct FilterTests {
         upstream.filter { _ in true }.subscribe(TestSubscriber<Int, Never>())
         #expect(upstream.innerDescription == "Filter")
         #expect(upstream.innerPlaygroundDescription == "Filter")
-        #expect(upstream.innerMirrorLabels == ["downstream"])
+        #expect(upstream.innerMirrorLabels.isEmpty)
         #expect(!upstream.innerIsSubscription)
     }
 
