@@ -208,7 +208,8 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
             return requested
         }
         guard let requested else {
-            // A second subscription, or one arriving after the task was cancelled.
+            // A second subscription, or one arriving after the task was cancelled or the
+            // publisher completed.
             subscription.cancel()
             return
         }
@@ -219,18 +220,38 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
 
     @usableFromInline
     internal func receive(_ input: Input) -> Subscribers.Demand {
+        var early: [Waiter] = []
         let waiter = lock.locked { () -> Waiter? in
-            guard case .subscribed = state, !waiters.isEmpty else { return nil }
-            return waiters.removeFirst()
+            switch state {
+            case .subscribed:
+                return waiters.isEmpty ? nil : waiters.removeFirst()
+            case .awaitingSubscription:
+                // A value before the subscription (a broken upstream), as Combine answers it:
+                // every waiting `next()` returns `nil`, and the count of calls is kept for the
+                // subscription that may still come.
+                early = waiters
+                waiters = []
+                return nil
+            case .failedUndelivered, .terminal:
+                return nil
+            }
         }
         waiter?.resume(returning: UncheckedSendable(.success(input)))
+        for waiter in early {
+            waiter.resume(returning: UncheckedSendable(.success(nil)))
+        }
         return .none
     }
 
     @usableFromInline
     internal func receive(completion: Subscribers.Completion<Failure>) {
         let (waiting, previous) = lock.locked { () -> ([Waiter], State?) in
-            guard case .subscribed = state else { return ([], nil) }
+            // A completion before the subscription ends the sequence as one after it does (the
+            // subscription that may still come is cancelled), so no `next()` waits for ever.
+            switch state {
+            case .subscribed, .awaitingSubscription: break
+            case .failedUndelivered, .terminal: return ([], nil)
+            }
             let previous = state
             let waiting = waiters
             waiters = []

@@ -274,6 +274,55 @@ struct AsyncPublisherTests {
         withExtendedLifetime(iterator) {}
     }
 
+    /// A broken upstream sends a value before its subscription: as Combine answers it, every
+    /// waiting `next()` returns `nil` (none waits for ever), and the subscription that arrives
+    /// later is asked for the demand of those calls.
+    @Test func aValueBeforeTheSubscriptionAnswersTheWaitingCallsAndKeepsTheirDemand() async {
+        let upstream = TestPublisher<Int, Never>(sendsSubscriptionOnSubscribe: false)
+        let steps = DispatchQueue.test
+        let iterator = upstream.values.makeAsyncIterator()
+        let first = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
+        let second = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
+        steps.advance()
+        #expect(upstream.send(5) == .none)
+        steps.advance()
+        #expect(await first.value == nil)
+        #expect(await second.value == nil)
+        upstream.sendSubscription()
+        #expect(upstream.demandLog == [.requested(.max(2))])
+        withExtendedLifetime(iterator) {}
+    }
+
+    /// A completion before the subscription ends the sequence at once; the subscription that
+    /// arrives later is cancelled.
+    @Test func aCompletionBeforeTheSubscriptionEndsTheLoopAndCancelsTheLateSubscription() async {
+        let upstream = TestPublisher<Int, Never>(sendsSubscriptionOnSubscribe: false)
+        let steps = DispatchQueue.test
+        let iterator = upstream.values.makeAsyncIterator()
+        let waiting = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
+        steps.advance()
+        upstream.send(completion: .finished)
+        steps.advance()
+        #expect(await waiting.value == nil)
+        upstream.sendSubscription()
+        #expect(upstream.demandLog == [.cancelled])
+        withExtendedLifetime(iterator) {}
+    }
+
+    /// `values` over a reducing operator: the one result arrives once, also for an empty
+    /// upstream (the operator waits for the iterator's demand, which comes with `next()`).
+    @Test func valuesOverAReducingOperatorYieldTheResultOnce() async {
+        var collected: [[Int]] = []
+        for await value in Empty<Int, Never>().collect().values { collected.append(value) }
+        #expect(collected == [[]])
+        var counts: [Int] = []
+        for await value in (1...3).publisher.count().values { counts.append(value) }
+        #expect(counts == [3])
+        var firsts: [Int] = []
+        for await value in Empty<Int, Never>().first().values { firsts.append(value) }
+        #expect(firsts.isEmpty)
+    }
+
     // MARK: AsyncThrowingPublisher
 
     @Test func aFailureIsThrownToTheFirstPendingNextAndTheOthersGetNil() async throws {
@@ -290,6 +339,22 @@ struct AsyncPublisherTests {
         let later = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
         steps.advance()
         #expect(try await later.value == nil, "a failure is thrown once")
+        withExtendedLifetime(iterator) {}
+    }
+
+    @Test func aFailureBeforeTheSubscriptionIsThrownToTheFirstWaitingCall() async throws {
+        let upstream = TestPublisher<Int, TestError>(sendsSubscriptionOnSubscribe: false)
+        let steps = DispatchQueue.test
+        let iterator = upstream.values.makeAsyncIterator()
+        let first = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
+        let second = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
+        steps.advance()
+        upstream.send(completion: .failure(TestError(code: 4)))
+        steps.advance()
+        await #expect(throws: TestError(code: 4)) { try await first.value }
+        #expect(try await second.value == nil)
+        upstream.sendSubscription()
+        #expect(upstream.demandLog == [.cancelled])
         withExtendedLifetime(iterator) {}
     }
 
