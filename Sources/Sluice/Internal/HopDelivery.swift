@@ -61,10 +61,10 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
-    /// Whether the downstream is still there to deliver to.
+    /// Whether delivery is over: the completion has been delivered, or `cancel()` was called.
     @inlinable
-    internal var isActive: Bool {
-        lock.locked { downstream != nil && !completionQueued }
+    internal var isOver: Bool {
+        lock.locked { downstream == nil }
     }
 
     /// Delivers the oldest queued event (and any debts), calling `requestingMore` with the

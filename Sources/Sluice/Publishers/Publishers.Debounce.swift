@@ -100,13 +100,15 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let scheduler = publisher.scheduler
-        let due = scheduler.now.advanced(by: publisher.dueTime)
         guard let current = lock.locked({ () -> UInt64? in
             guard link.isSubscribed else { return nil }
             generation += 1
             pending = (input, generation)
             return generation
         }) else { return .none }
+        // `now` is read only for a value that is taken, as Combine does: a scheduler that
+        // counts its reads sees none for values after a cancel or the completion.
+        let due = scheduler.now.advanced(by: publisher.dueTime)
         // A repeating timer, as Combine uses; it is cancelled when it first fires.
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.fire(current) }
@@ -146,7 +148,8 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
         guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
-        publisher.scheduler.schedule(options: publisher.options) { self.delivery.deliverNext() }
+        // Without the options: as in Combine, those given to `debounce` are for values.
+        publisher.scheduler.schedule(options: nil) { self.delivery.deliverNext() }
     }
 
     @inlinable

@@ -63,6 +63,11 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     internal let lock = Lock()
     @usableFromInline @exclusivity(unchecked)
     internal var link: LinkState<Downstream>
+    /// The upstream's subscription from its completion until that completion is delivered: the
+    /// demand that values still on their way return goes to it, as in Combine, although the
+    /// upstream has finished. (A downstream `request` meanwhile is not forwarded.)
+    @usableFromInline @exclusivity(unchecked)
+    internal var finishedUpstream: Subscription?
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -100,7 +105,12 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        guard lock.locked({ link.terminate() }).live != nil, delivery.enqueue(.completion(completion)) else { return }
+        let live = lock.locked { () -> Bool in
+            guard let (upstream, _) = link.terminate().live else { return false }
+            finishedUpstream = upstream
+            return true
+        }
+        guard live, delivery.enqueue(.completion(completion)) else { return }
         scheduleDelivery()
     }
 
@@ -114,7 +124,15 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @inlinable
     internal func deliver() {
         delivery.deliverNext { demand in
-            lock.locked { link.subscription }?.request(demand)
+            lock.locked { link.subscription ?? finishedUpstream }?.request(demand)
+        }
+        if delivery.isOver {
+            // The completion has been delivered (or the downstream cancelled).
+            let finished = lock.locked { () -> Subscription? in
+                defer { finishedUpstream = nil }
+                return finishedUpstream
+            }
+            withExtendedLifetime(finished) {}
         }
     }
 
@@ -135,7 +153,11 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
 
     @inlinable
     internal func cancelSpecialized() {
-        let previous = lock.locked { link.terminate() }
+        let (previous, finished) = lock.locked { () -> (LinkState<Downstream>, Subscription?) in
+            defer { finishedUpstream = nil }
+            return (link.terminate(), finishedUpstream)
+        }
+        withExtendedLifetime(finished) {}
         delivery.cancel()
         previous.live?.subscription.cancel()
     }

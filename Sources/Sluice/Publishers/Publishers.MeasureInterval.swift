@@ -67,6 +67,12 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
 
     @inlinable
     internal func receive(subscription: Subscription) {
+        // `now` is read only for a subscription that is taken, and for values while subscribed,
+        // as Combine does (never under the lock: the scheduler is someone else's code).
+        guard lock.locked({ link.isAwaitingSubscription }) else {
+            subscription.cancel()
+            return
+        }
         let now = scheduler.now
         let downstream = lock.locked { () -> Downstream? in
             guard case .awaitingSubscription(let downstream) = link else { return nil }
@@ -83,6 +89,7 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard lock.locked({ link.isSubscribed }) else { return .none }
         let now = scheduler.now
         guard let (upstream, downstream, previous) = lock.locked({ () -> (Subscription, Downstream, Context.SchedulerTimeType)? in
             guard let (upstream, downstream) = link.live, let previous = last else { return nil }

@@ -86,6 +86,10 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
         link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
+        // Combine reads the scheduler's time when the subscriber is made, when its subscription
+        // arrives, for each value and at the completion (only some of these reads decide
+        // anything); a scheduler that counts its reads sees the same from Sluice.
+        _ = publisher.scheduler.now
     }
 
     @inlinable
@@ -95,12 +99,16 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
             subscription.cancel()
             return
         }
+        _ = publisher.scheduler.now
         subscription.request(.unlimited)
         downstream.receive(subscription: self)
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
+        // `now` is read for every value while subscribed, also one that is dropped, and never
+        // after a cancel or the completion (never under the lock: the scheduler is not ours).
+        guard lock.locked({ link.isSubscribed }) else { return .none }
         let scheduler = publisher.scheduler
         let now = scheduler.now
         let emission = lock.locked { () -> Context.SchedulerTimeType? in
@@ -126,11 +134,14 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func emit() {
-        let now = publisher.scheduler.now
+        // The emission time is needed only when a value goes out with no completion after it
+        // (a cancel clears `pending`): only then is `now` read, as in Combine.
+        let needsTime = lock.locked { pending != nil && pendingCompletion == nil }
+        let now = needsTime ? publisher.scheduler.now : nil
         let (value, completion) = lock.locked { () -> (Input?, Subscribers.Completion<Failure>?) in
             guard let value = pending else { return (nil, nil) }
             pending = nil
-            lastEmission = now
+            if let now { lastEmission = now }
             defer { pendingCompletion = nil }
             return (value, pendingCompletion)
         }
@@ -143,6 +154,8 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
+        guard lock.locked({ link.isSubscribed }) else { return }
+        _ = publisher.scheduler.now
         let (previous, waitsForValue) = lock.locked { () -> (LinkState<Downstream>, Bool) in
             let previous = link.terminate()
             guard previous.live != nil else { return (previous, false) }
@@ -168,7 +181,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // No zero-demand check: Combine's throttle accepts `request(.none)` and ignores it.
         lock.locked { self.demand += demand }
     }
 

@@ -71,6 +71,11 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     internal var generation: UInt64 = 0
     @usableFromInline @exclusivity(unchecked)
     internal var requested = false
+    /// The upstream's subscription from its completion until that completion is delivered: as
+    /// in Combine, a cancel meanwhile still cancels the upstream, and demand that values still
+    /// being delivered return still goes to it.
+    @usableFromInline @exclusivity(unchecked)
+    internal var finishedUpstream: Subscription?
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -145,7 +150,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @inlinable
     internal func deliver() {
         delivery.deliverNext { demand in
-            lock.locked { link.subscription }?.request(demand)
+            lock.locked { link.subscription ?? finishedUpstream }?.request(demand)
         }
     }
 
@@ -153,11 +158,20 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     internal func receive(completion: Subscribers.Completion<Failure>) {
         let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
             defer { timer = nil }
-            return (link.terminate(), timer)
+            let previous = link.terminate()
+            finishedUpstream = previous.live?.subscription
+            return (previous, timer)
         }
         timerToCancel?.cancel()
         guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
-        publisher.scheduler.schedule(options: publisher.options) { self.delivery.deliverNext() }
+        publisher.scheduler.schedule(options: publisher.options) {
+            self.delivery.deliverNext()
+            let upstream = self.lock.locked { () -> Subscription? in
+                defer { self.finishedUpstream = nil }
+                return self.finishedUpstream
+            }
+            withExtendedLifetime(upstream) {}
+        }
     }
 
     @inlinable
@@ -183,13 +197,18 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
-            defer { timer = nil }
-            return (link.terminate(), timer)
+        let (previous, timerToCancel, finished) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Subscription?) in
+            defer {
+                timer = nil
+                finishedUpstream = nil
+            }
+            return (link.terminate(), timer, finishedUpstream)
         }
         timerToCancel?.cancel()
         delivery.cancel()
         previous.live?.subscription.cancel()
+        // A completion still on its way to the downstream: Combine cancels the upstream then too.
+        finished?.cancel()
     }
 
     @usableFromInline

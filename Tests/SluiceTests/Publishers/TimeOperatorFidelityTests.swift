@@ -1,0 +1,109 @@
+import Testing
+import Foundation
+import Sluice
+import SluiceTesting
+
+/// The time operators use their scheduler as Combine's do: they read its time and hand it
+/// options at the same moments, and keep talking to the upstream where Combine does.
+@Suite("Time operators as Combine's")
+struct TimeOperatorFidelityTests {
+    @Test func throttleIgnoresARequestForNothing() throws {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        subject.send(1)
+        scheduler.advance()
+        #expect(subscriber.values.isEmpty)
+        subscription.request(.max(1))
+        subject.send(2)
+        scheduler.advance()
+        #expect(subscriber.values == [2])
+    }
+
+    @Test func throttleReadsTheTimeOnlyWhileSubscribed() throws {
+        let scheduler = RecordingScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        let throttle = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: false)
+        throttle.subscribe(subscriber)
+        let afterSubscribing = scheduler.nowReads
+        #expect(afterSubscribing == 2, "made, then subscribed")
+        subject.send(1)
+        let afterValue = scheduler.nowReads
+        #expect(afterValue == afterSubscribing + 1)
+        scheduler.advance()
+        #expect(subscriber.values == [1])
+        let afterEmit = scheduler.nowReads
+        #expect(afterEmit == afterValue + 1, "the emission is stamped")
+        subject.send(completion: .finished)
+        #expect(scheduler.nowReads == afterEmit + 1)
+        subject.send(2)
+        #expect(scheduler.nowReads == afterEmit + 1, "no read after the completion")
+
+        let other = PassthroughSubject<Int, Never>()
+        let cancelled = TestSubscriber<Int, Never>()
+        other.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(cancelled)
+        let beforeCancel = scheduler.nowReads
+        cancelled.cancel()
+        other.send(3)
+        #expect(scheduler.nowReads == beforeCancel, "no read after a cancel")
+    }
+
+    @Test func measureIntervalReadsTheTimeAtSubscriptionAndForEachValueOnly() {
+        let scheduler = RecordingScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<DispatchQueue.SchedulerTimeType.Stride, Never>()
+        subject.measureInterval(using: scheduler).subscribe(subscriber)
+        #expect(scheduler.nowReads == 1)
+        subject.send(1)
+        subject.send(2)
+        #expect(scheduler.nowReads == 3)
+        subscriber.cancel()
+        subject.send(3)
+        #expect(scheduler.nowReads == 3)
+        #expect(subscriber.values.count == 2)
+    }
+
+    @Test func debounceSchedulesItsCompletionWithoutTheOptionsItWasGiven() {
+        let scheduler = RecordingScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.debounce(for: .milliseconds(10), scheduler: scheduler, options: .init(qos: .userInitiated))
+            .subscribe(subscriber)
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(10))
+        subject.send(completion: .finished)
+        scheduler.advance()
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completions == [.finished])
+        #expect(scheduler.scheduled == [.repeating(hasOptions: true), .now(hasOptions: false)])
+    }
+
+    @Test func timeoutCancelsTheUpstreamWhenCancelledWhileItsCompletionIsOnItsWay() {
+        let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        subscriber.cancel()
+        scheduler.advance()
+        #expect(upstream.isCancelled)
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func delayForwardsTheDemandOfValuesDeliveredAfterTheUpstreamFinished() {
+        let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(3) })
+        upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        _ = upstream.send(1)
+        upstream.send(completion: .finished)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completions == [.finished])
+        #expect(upstream.demandLog == [.requested(.max(1)), .requested(.max(3))])
+    }
+}
