@@ -13,7 +13,8 @@ extension DispatchQueue: Scheduler {
         }
 
         /// Returns the distance to another dispatch queue time, in nanoseconds. A distance to or
-        /// from `DispatchTime.distantFuture` is `.nanoseconds(.max)`.
+        /// from `DispatchTime.distantFuture` is `.nanoseconds(.max)`, and so is one too large for
+        /// an `Int`, in either direction, as in Combine.
         @inlinable
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
@@ -26,7 +27,7 @@ extension DispatchQueue: Scheduler {
                 return .nanoseconds(difference > UInt64(Int.max) ? .max : Int(difference))
             }
             let difference = start - end
-            return .nanoseconds(difference > UInt64(Int.max) ? .min : -Int(difference))
+            return .nanoseconds(difference > UInt64(Int.max) ? .max : -Int(difference))
         }
 
         /// Returns a dispatch queue scheduler time calculated by advancing this instance's time
