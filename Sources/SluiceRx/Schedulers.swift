@@ -189,7 +189,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     /// Stops the process unless called on the main thread (RxSwift's
     /// `MainScheduler.ensureRunningOnMainThread`). SluiceRx's own (Sluice has no counterpart).
     public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
-        if !Thread.isMainThread {
+        if !MainActorContext.isCurrent {
             fatalError(errorMessage ?? "Running on background thread.")
         }
     }
@@ -197,7 +197,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     /// Stops the process unless called on the main thread (RxSwift's
     /// `MainScheduler.ensureExecutingOnScheduler`). SluiceRx's own (Sluice has no counterpart).
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
-        if !Thread.isMainThread {
+        if !MainActorContext.isCurrent {
             fatalError(errorMessage ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread.")
         }
     }

@@ -118,7 +118,7 @@ func allCases() -> [BenchCase] {
         name: "sink, plain (no call site)", unit: "subscription", operations: sites,
         run: { benchSink &+= sinkPlain(sites) }, baseline: nil))
     cases.append(BenchCase(
-        name: "sink recording #fileID/#line", unit: "subscription", operations: sites,
+        name: "trackedSink (records #fileID/#line)", unit: "subscription", operations: sites,
         run: { benchSink &+= sinkWithSite(sites) },
         baseline: Baseline(name: "plain sink", operations: sites, run: { benchSink &+= sinkPlain(sites) })))
     cases.append(BenchCase(
@@ -342,20 +342,16 @@ func sluiceUncheckedChain(_ count: Int) -> Int {
 // remembering where `sink` was called, against plain `sink` and against capturing
 // `Thread.callStackSymbols` as RxSwift's `Hooks.recordCallStackOnError` does.
 
-/// Combine's `sink(receiveValue:)` as a function value: the overload that records no site.
+/// Combine's `sink(receiveValue:)`, which records no site.
 @inline(never) func sinkPlain(_ n: Int) -> Int {
     var total = 0
-    for i in 0..<n {
-        let publisher = Just(i)
-        let plainSink: (@escaping (Int) -> Void) -> AnyCancellable = publisher.sink(receiveValue:)
-        _ = plainSink { total &+= $0 }
-    }
+    for i in 0..<n { _ = Just(i).sink { total &+= $0 } }
     return total
 }
-/// `sink { }` as users write it: records `#fileID` and `#line`.
+/// `trackedSink { }`: records `#fileID` and `#line`.
 @inline(never) func sinkWithSite(_ n: Int) -> Int {
     var total = 0
-    for i in 0..<n { _ = Just(i).sink { total &+= $0 } }
+    for i in 0..<n { _ = Just(i).trackedSink { total &+= $0 } }
     return total
 }
 /// The same with `DebugHooks.tracksLiveSubscriptions` on: a registry insert and removal each.
@@ -371,9 +367,7 @@ func sluiceUncheckedChain(_ count: Int) -> Int {
     for i in 0..<n {
         let stack = Thread.callStackSymbols
         kept &+= stack.count
-        let publisher = Just(i)
-        let plainSink: (@escaping (Int) -> Void) -> AnyCancellable = publisher.sink(receiveValue:)
-        _ = plainSink { total &+= $0 }
+        _ = Just(i).sink { total &+= $0 }
     }
     return total &+ kept
 }

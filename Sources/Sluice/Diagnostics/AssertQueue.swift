@@ -14,7 +14,8 @@ extension Publishers {
 
         /// Where signals must arrive.
         public enum Expectation: Sendable, Hashable, CustomStringConvertible {
-            /// On the main thread, whatever the queue.
+            /// Where the main actor runs: the main queue (or a queue targeting it), on whichever
+            /// thread drains it, exactly when `MainActor.assumeIsolated` would not stop.
             case mainThread
             /// On the dispatch queue with this label.
             case queue(String)
@@ -31,7 +32,7 @@ extension Publishers {
             @usableFromInline
             internal var isMet: Bool {
                 switch self {
-                case .mainThread: return Thread.isMainThread
+                case .mainThread: return MainActorContext.isCurrent
                 case .queue(let label): return ExecutionContext.currentQueueHasLabel(label)
                 }
             }

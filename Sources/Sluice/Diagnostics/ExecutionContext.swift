@@ -19,14 +19,16 @@ private func currentDispatchQueueLabel() -> UnsafePointer<CChar> {
 #endif
 
 /// Where a piece of code is running: on the main thread or not, and the label of the current
-/// dispatch queue.
+/// dispatch queue. "The main thread" means what Swift's main actor means: the main queue, on
+/// whichever thread drains it (under `dispatchMain()` that is not the process's first thread).
 ///
 /// This is what ``Publisher/trace(_:to:)`` records for each signal and what
 /// ``Publisher/assertQueue(_:enabled:fileID:line:)`` checks. Off any queue the label is the
 /// one Dispatch reports for the thread (the main thread reports `com.apple.main-thread`, a
 /// global queue `com.apple.root.default-qos` and so on).
 public struct ExecutionContext: Sendable, Hashable, CustomStringConvertible {
-    /// Whether the code runs on the main thread.
+    /// Whether the code runs where the main actor runs (`MainActor.assumeIsolated` would not
+    /// stop), which is not always `Thread.isMainThread`.
     public var isMainThread: Bool
     /// The label of the current dispatch queue (empty for a queue created without one).
     public var queueLabel: String
@@ -39,7 +41,7 @@ public struct ExecutionContext: Sendable, Hashable, CustomStringConvertible {
 
     /// The context of the calling code.
     public static var current: ExecutionContext {
-        ExecutionContext(isMainThread: Thread.isMainThread, queueLabel: currentQueueLabel)
+        ExecutionContext(isMainThread: MainActorContext.isCurrent, queueLabel: currentQueueLabel)
     }
 
     /// The label of the current dispatch queue.

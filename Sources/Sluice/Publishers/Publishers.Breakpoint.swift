@@ -121,11 +121,40 @@ extension Publishers.Breakpoint {
     }
 }
 
-/// Stops in the debugger, as Combine's breakpoint does: `SIGTRAP`.
+/// Stops in the debugger, as Combine's breakpoint does: `SIGTRAP`; without a debugger the
+/// process ends with that signal.
+///
+/// On Linux the Swift runtime's backtracer handles `SIGTRAP`: it prints its crash report and
+/// returns, and the program would carry on. So unless a debugger is attached (it stopped at the
+/// signal, and whoever continued chose to), the signal is raised again with its default action,
+/// which ends the process as it ends on Apple platforms.
 @usableFromInline
 internal func raiseBreakpointSignal() {
     raise(SIGTRAP)
+    #if os(Linux)
+    if !debuggerIsAttached() {
+        signal(SIGTRAP, SIG_DFL)
+        raise(SIGTRAP)
+    }
+    #endif
 }
+
+#if os(Linux)
+/// Whether a tracer (a debugger) is attached: `/proc/self/status` names its process id.
+internal func debuggerIsAttached() -> Bool {
+    guard let file = fopen("/proc/self/status", "r") else { return false }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(cString: line)
+        if text.hasPrefix("TracerPid:") {
+            let pid = text.dropFirst("TracerPid:".count).filter(\.isNumber)
+            return (Int(pid) ?? 0) != 0
+        }
+    }
+    return false
+}
+#endif
 
 extension Publisher {
     /// Raises a debugger signal when a provided closure needs to stop the process in the

@@ -3,6 +3,9 @@ import Synchronization
 
 /// A scheduler for the main thread that runs work at once when it can.
 ///
+/// "The main thread" here is where Swift's main actor runs: the main queue, on whichever thread
+/// drains it (under `dispatchMain()`, not the process's first thread).
+///
 /// ``shared`` runs an action immediately when called on the main thread with none of its own
 /// actions still queued, and otherwise hops to the main queue, behind what it queued before
 /// (so order is kept): RxSwift's `MainScheduler.instance`. ``asynchronous`` always hops:
@@ -36,7 +39,7 @@ public struct UIScheduler: Scheduler, Sendable {
     public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
 
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        if inline, Thread.isMainThread, UIScheduler.queued.load(ordering: .acquiring) == 0 {
+        if inline, MainActorContext.isCurrent, UIScheduler.queued.load(ordering: .acquiring) == 0 {
             action()
             return
         }

@@ -119,25 +119,9 @@ extension Publisher where Failure == Never {
     /// The object is held strongly until the stream ends or the returned cancellable is
     /// cancelled; beware of assigning to a property of the object that stores the cancellable.
     @inlinable
-    @_disfavoredOverload
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>,
                              on object: Root) -> AnyCancellable {
-        // Combine's exact signature, for use as a function value; calls written out resolve to
-        // the overload below, which records the call site.
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
-        subscribe(subscriber)
-        return AnyCancellable(subscriber)
-    }
-
-    /// Assigns each element from a publisher to a property on an object, remembering where it
-    /// was called for `DebugHooks` (`fileID` and `line` default to the caller's).
-    ///
-    /// The object is held strongly until the stream ends or the returned cancellable is
-    /// cancelled; beware of assigning to a property of the object that stores the cancellable.
-    @inlinable
-    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
-                             fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
-        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, site: CallSite(fileID: fileID, line: line))
         subscribe(subscriber)
         return AnyCancellable(subscriber)
     }

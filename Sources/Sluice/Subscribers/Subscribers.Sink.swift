@@ -337,44 +337,22 @@ internal struct SinkClosures<Input, Failure: Error>: ~Copyable {
     }
 }
 
-// Two overload sets. The first has Combine's exact signatures, so `publisher.sink(receiveValue:)`
-// used as a function value has Combine's type; it is disfavoured, so every call written out
-// resolves to the second, whose defaulted `fileID`/`line` parameters record the call site for
-// `DebugHooks` (trailing-closure forms are unaffected: the defaulted parameters come last).
+// Combine's signatures, and no overload beside them: a call resolves as it does against
+// Combine, also when other code in scope adds overloads of its own. Recording the call site is
+// `trackedSink`, a name of its own (Diagnostics/TrackedSubscribers.swift).
 
 extension Publisher {
     /// Attaches a subscriber with closure-based behavior.
     ///
-    /// The returned cancellable cancels the subscription when cancelled or deinitialized.
-    @inlinable
-    @_disfavoredOverload
-    public func sink(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-                     receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        // Reached only through a function value, where there is no call site to record.
-        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribe(sink)
-        return Subscribers.Sink.cancellable(for: sink)
-    }
-
-    /// Attaches a subscriber with closure-based behavior, remembering where it was called.
-    ///
     /// Requests unlimited demand. The returned cancellable cancels the subscription when
-    /// cancelled or deinitialized. `fileID` and `line` default to the caller's; a helper that
-    /// wraps `sink` can pass its own caller's site on. `DebugHooks` reports failures and
-    /// uncancelled subscriptions with that site.
+    /// cancelled or deinitialized.
     @inlinable
     @inline(__always)
-    public func sink(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
-                     receiveValue: consuming @escaping (Output) -> Void,
-                     fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
-        // Per subscription, what is not copied costs nothing: the closures are moved (not
-        // copied) into the sink, and the sink into the cancellable, each a retain and a release
-        // saved. Inlined always, so that a caller that drops the cancellable (`_ = ….sink {}`)
-        // can keep it on its stack; measured, the optimiser stopped inlining this once the moves
-        // were in.
-        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
-                                                     receiveValue: receiveValue,
-                                                     site: CallSite(fileID: fileID, line: line))
+    public func sink(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+                     receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        // Inlined always, so that a caller that drops the cancellable (`_ = ….sink {}`) can keep
+        // it on its stack; the sink is moved (not copied) into the cancellable.
+        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
         return Subscribers.Sink.cancellable(for: sink)
     }
@@ -383,19 +361,8 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
     @inlinable
-    @_disfavoredOverload
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: { _ in }, receiveValue: receiveValue)
-        subscribe(sink)
-        return Subscribers.Sink.cancellable(for: sink)
-    }
-
-    /// Attaches a subscriber with closure-based behavior to a publisher that never fails,
-    /// remembering where it was called (see ``Publisher/sink(receiveCompletion:receiveValue:fileID:line:)``).
-    @inlinable
     @inline(__always)
-    public func sink(receiveValue: consuming @escaping (Output) -> Void,
-                     fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue, fileID: fileID, line: line)
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }

@@ -28,12 +28,12 @@ struct DebugHooksTests {
         defer { DebugHooks.tracksLiveSubscriptions = false }
         let subject = PassthroughSubject<Int, TestError>()
         let sinkLine = #line + 1
-        let a = subject.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let a = subject.trackedSink(receiveCompletion: { _ in }, receiveValue: { _ in })
         let neverLine = #line + 1
-        let b = PassthroughSubject<Int, Never>().sink { _ in }
+        let b = PassthroughSubject<Int, Never>().trackedSink { _ in }
         let model = Model()
         let assignLine = #line + 1
-        let c = PassthroughSubject<Int, Never>().assign(to: \.value, on: model)
+        let c = PassthroughSubject<Int, Never>().trackedAssign(to: \.value, on: model)
         #expect(liveHere().map(\.site.line) == [UInt(sinkLine), UInt(neverLine), UInt(assignLine)])
         #expect(liveHere().map(\.subscriber) == ["Sink", "Sink", "Assign Model."])
         #expect(liveHere().first?.description == "Sink at SluiceTests/DebugHooksTests.swift:\(sinkLine)")
@@ -50,16 +50,16 @@ struct DebugHooksTests {
     @Test func droppingTheCancellableAndSynchronousCompletionUnlist() {
         DebugHooks.tracksLiveSubscriptions = true
         defer { DebugHooks.tracksLiveSubscriptions = false }
-        _ = PassthroughSubject<Int, Never>().sink { _ in }
-        _ = Just(1).sink { _ in }
-        let kept = Just(1).sink { _ in }
+        _ = PassthroughSubject<Int, Never>().trackedSink { _ in }
+        _ = Just(1).trackedSink { _ in }
+        let kept = Just(1).trackedSink { _ in }
         #expect(liveHere().isEmpty)
         _ = kept
     }
 
     @Test func untrackedSubscriptionsAreNotListed() {
         let before = liveHere()
-        let cancellable = PassthroughSubject<Int, Never>().sink { _ in }
+        let cancellable = PassthroughSubject<Int, Never>().trackedSink { _ in }
         #expect(liveHere() == before)
         DebugHooks.tracksLiveSubscriptions = true
         cancellable.cancel()
@@ -76,7 +76,7 @@ struct DebugHooksTests {
         let subject = PassthroughSubject<Int, HookProbe>()
         var order: [String] = []
         let line = #line + 1
-        let cancellable = subject.sink(receiveCompletion: { _ in order.append("closure") }, receiveValue: { _ in })
+        let cancellable = subject.trackedSink(receiveCompletion: { _ in order.append("closure") }, receiveValue: { _ in })
         subject.send(completion: .failure(HookProbe(code: 9)))
         subject.send(completion: .failure(HookProbe(code: 10)))
         #expect(reports.all == ["Sink at SluiceTests/DebugHooksTests.swift:\(line) failed: HookProbe(9)"])
@@ -116,7 +116,7 @@ struct DebugHooksTests {
         let reports = Log<String>()
         DebugHooks.failureHandler = { if $0.site?.fileID.description == #fileID { reports.append($0.description) } }
         defer { DebugHooks.failureHandler = nil }
-        _ = Empty<Int, TestError>().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        _ = Empty<Int, TestError>().trackedSink(receiveCompletion: { _ in }, receiveValue: { _ in })
         #expect(reports.all.isEmpty)
     }
 
@@ -125,7 +125,7 @@ struct DebugHooksTests {
         defer { DebugHooks.tracksLiveSubscriptions = false }
         func subscribeLogged<P: Publisher>(_ p: P, fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable
             where P.Failure == Never {
-            p.sink(receiveValue: { _ in }, fileID: fileID, line: line)
+            p.trackedSink(receiveValue: { _ in }, fileID: fileID, line: line)
         }
         let line = #line + 1
         let cancellable = subscribeLogged(PassthroughSubject<Int, Never>())
@@ -159,6 +159,18 @@ struct DebugHooksTests {
         let failing = PassthroughSubject<Int, TestError>()
         let c9 = failing.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
         withExtendedLifetime((c1, c2, c3, c4, c5, c6, c7, c8, c9)) {}
+    }
+
+    /// Combine's own `sink` and `assign(to:on:)` record nothing: only the tracked spellings do.
+    @Test func combinesSinkAndAssignAreNeverTracked() {
+        DebugHooks.tracksLiveSubscriptions = true
+        defer { DebugHooks.tracksLiveSubscriptions = false }
+        let model = Model()
+        let a = PassthroughSubject<Int, Never>().sink { _ in }
+        let b = PassthroughSubject<Int, TestError>().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let c = PassthroughSubject<Int, Never>().assign(to: \.value, on: model)
+        #expect(liveHere().isEmpty)
+        withExtendedLifetime((a, b, c)) {}
     }
 
     @Test func functionValueSinksAreNotTrackedWithAWrongSite() {

@@ -1,6 +1,7 @@
 import Testing
 import Sluice
 import SluiceTesting
+import Foundation
 
 // A closure that returns true raises SIGTRAP, which ends the test process, so only the paths
 // where every closure returns false are run here.
@@ -96,5 +97,17 @@ struct BreakpointTests {
         }
         #expect(Set(subscriber.values) == Set(0..<4_000))
         #expect(!subscriber.sawConcurrentSignals)
+    }
+}
+
+/// Without a debugger, a breakpoint that fires ends the process with `SIGTRAP`, as Combine's
+/// does (on Linux the runtime's backtracer would otherwise report the signal and carry on).
+@Suite("Breakpoint without a debugger")
+struct BreakpointSignalTests {
+    @Test func aFiringBreakpointEndsTheProcessWithSIGTRAP() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            _ = Just(1).breakpoint(receiveOutput: { _ in true }).sink { _ in }
+            print("carried on after the breakpoint")
+        }
     }
 }
