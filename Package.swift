@@ -50,6 +50,11 @@ let package = Package(
         .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceTesting", "seed-000", "seed-002", "seed-004"],
                     exclude: ["Seeds"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+        // A third-party library's overloads of Combine's names, and a test that calls written
+        // with Combine's names still resolve as against Apple's Combine beside them.
+        .target(name: "ThirdPartyOverloads", dependencies: ["Sluice"], path: "Tests/ThirdPartyOverloads/Sources"),
+        .testTarget(name: "ThirdPartyOverloadsTests", dependencies: ["ThirdPartyOverloads", "Sluice"],
+                    path: "Tests/ThirdPartyOverloads/Tests"),
         .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceTesting", "SluiceRx", "SluiceRxBlocking", "SluiceRxTest"]),
         // Worked examples (Examples/*/README.md): each a library target and its tests.
         .target(name: "SearchModelExample", dependencies: ["Sluice"], path: "Examples/SearchModel/Sources",
