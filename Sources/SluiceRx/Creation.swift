@@ -1,5 +1,7 @@
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 extension ObservableType {
     /// RxSwift's `Observable.create`: a sequence whose subscription runs `subscribe`, which

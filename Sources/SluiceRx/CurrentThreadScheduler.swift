@@ -1,5 +1,7 @@
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// RxSwift's `Disposable`: a handle that ends a subscription or releases a resource.
 ///

@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// RxSwift's `Event`: one signal of a sequence, the Rx spelling of a Sluice value
 /// (`.next`) or `Subscribers.Completion` (`.error`, `.completed`).

@@ -1,5 +1,7 @@
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import Synchronization
 
 /// RxSwift's `Hooks`: process-wide handlers for errors that no subscriber handled.

@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// RxSwift's `ObservableConvertibleType`: anything that can be seen as an ``Observable``.
 /// Sluice: none of its own; the ``Observable`` it gives wraps an `AnyPublisher<Element, Error>`.

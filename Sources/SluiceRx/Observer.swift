@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// RxSwift's `ObserverType`: something that receives a sequence's events.
 ///

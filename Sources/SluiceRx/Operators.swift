@@ -1,5 +1,7 @@
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 // Each operator is the Sluice operator its documentation names, applied to the observable's
 // publisher. Closures may throw, as RxSwift's do: a thrown error ends the sequence with that

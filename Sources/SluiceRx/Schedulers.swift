@@ -1,5 +1,7 @@
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// RxSwift's `RxTimeInterval`: the time interval that time-based operators take.
 /// Sluice: converted to the dispatch scheduler's `Stride` for each Sluice time operator.

@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// RxSwift's `RxError`: the errors SluiceRx itself raises.
 /// SluiceRx's own (Sluice has no counterpart; SluiceTesting's timeout becomes `.timeout`).
@@ -217,11 +219,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
     @unchecked Sendable
 {
-    private let subject: Sluice.ReplaySubject<Element, Swift.Error>
+    private let subject: SluiceExtras.ReplaySubject<Element, Swift.Error>
     private let core: SubjectCore<Element>
 
     private init(bufferSize: Int) {
-        let subject = Sluice.ReplaySubject<Element, Swift.Error>(bufferSize: bufferSize)
+        let subject = SluiceExtras.ReplaySubject<Element, Swift.Error>(bufferSize: bufferSize)
         let core = SubjectCore<Element> { event in
             switch event {
             case .next(let element): subject.send(element)

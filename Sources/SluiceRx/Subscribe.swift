@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// The subscriber at the end of every SluiceRx subscription, and its disposable.
 ///

@@ -3,6 +3,8 @@
 // Testing) and an app that uses SluiceRx should not have to link those.
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceRx
 import SluiceTesting
 

@@ -1,5 +1,7 @@
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceRx
 import SluiceTesting
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import XCTest
+import SluiceSchedulers
 
 /// Reports a test failure at the caller's source location, in whichever framework is running:
 /// an `Issue` under Swift Testing, `XCTFail` under XCTest.
@@ -81,5 +82,13 @@ public enum TestFailure {
         let box = CaptureBox()
         let result = try await $capture.withValue(box) { try await body() }
         return (result, box.reports)
+    }
+}
+
+/// SluiceSchedulers' test schedulers report their failures here (found by name at run time, see
+/// SluiceSchedulers' `SchedulerIssue`): the name must stay `SluiceTesting.TestFailureReporter`.
+enum TestFailureReporter: SchedulerIssueSink {
+    static func report(_ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+        TestFailure.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// Keeps results alive so the optimiser cannot drop the work.

@@ -4,6 +4,8 @@ import CoreFoundation
 #endif
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// Thread-safe list, the seeds' `SignalLog`.

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // Seed 000, "Schedulers: receive(on:) and subscribe(on:)".

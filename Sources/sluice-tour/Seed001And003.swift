@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // Seed 001, "Schedulers and threads".

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // Seed 004, "Schedulers: observe(on:) and subscribe(on:)" (RxSwift), its claims in Sluice's idiom.

@@ -6,6 +6,8 @@ import XCTest
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 #if canImport(CoreFoundation)
 import CoreFoundation

@@ -8,6 +8,8 @@ import XCTest
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 final class Seed003ShareAndCacheTests: XCTestCase {

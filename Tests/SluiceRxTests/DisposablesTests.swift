@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 @testable import SluiceRx
 
 @Suite("Disposables and DisposeBag")

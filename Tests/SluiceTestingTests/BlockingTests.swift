@@ -2,6 +2,8 @@ import Testing
 import XCTest
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("Blocking helpers")

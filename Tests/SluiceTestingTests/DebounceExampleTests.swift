@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// Seed 000's search model, with the seed's chain: the query is debounced by 300 ms on an

@@ -4,6 +4,8 @@ import Foundation
 import FoundationXML
 #endif
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// The elements of an SVG document, in order, with their attributes and text.

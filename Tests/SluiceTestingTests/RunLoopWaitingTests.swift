@@ -1,6 +1,8 @@
 import XCTest
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// `RunLoop.run(mode:timeout:until:)` and `run(mode:for:)`, on the main thread (XCTest runs its

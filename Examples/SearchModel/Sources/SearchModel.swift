@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 
 // Seed 000, "Injecting the scheduler": the search view model as the seed writes it. Two
 // changes, both forced by this being a library target that its tests import: the declarations

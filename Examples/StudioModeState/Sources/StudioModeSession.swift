@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceExtras
 
 /// Why a request, or a connection's stream, ended.
 public enum StudioModeSessionError: Error, Equatable {

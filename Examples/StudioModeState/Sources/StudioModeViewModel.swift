@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 
 /// A page's view of the studio-mode state: the UI subscription, on the main queue.
 ///

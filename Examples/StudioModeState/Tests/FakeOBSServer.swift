@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 import StudioModeStateExample
 
 /// An in-process OBS-style server: no network, and everything it sends waits for the test.

@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 
 extension AnyScheduler
     where SchedulerTimeType == DispatchQueue.SchedulerTimeType, SchedulerOptions == DispatchQueue.SchedulerOptions

@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 
 /// The delivery scheduler that holds results while the user scrolls: a serial queue of
 /// delivery actions, drained on the main queue normally and on the run loop while scrolling.

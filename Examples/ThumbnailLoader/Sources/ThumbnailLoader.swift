@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 
 /// Seed 000's exercise: decodes image files on a serial background queue and delivers the
 /// thumbnails on the main thread, holding them while the user scrolls.

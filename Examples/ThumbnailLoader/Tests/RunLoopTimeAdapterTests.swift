@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Sluice
+import SluiceSchedulers
 import SluiceTesting
 import ThumbnailLoaderExample
 

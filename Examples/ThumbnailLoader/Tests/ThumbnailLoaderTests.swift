@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Sluice
+import SluiceSchedulers
 import SluiceTesting
 import ThumbnailLoaderExample
 

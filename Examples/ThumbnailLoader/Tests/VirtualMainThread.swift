@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceSchedulers
 import SluiceTesting
 
 /// Which test scheduler is running the current action: set around every action of a

@@ -250,7 +250,7 @@ extension Subscribers {
 extension Subscribers.Demand {
     /// Stops the program when a subscriber requests nothing, which Combine treats as API misuse.
     @inlinable
-    internal func assertNonZero(file: StaticString = #file, line: UInt = #line) {
+    package func assertNonZero(file: StaticString = #file, line: UInt = #line) {
         precondition(rawValue != 0, "API Violation: demand must not be zero", file: file, line: line)
     }
 }

@@ -8,12 +8,12 @@ import Darwin
 
 /// The identity of the calling thread, cheap enough to take on every delivery.
 @usableFromInline
-internal struct ThreadIdentity: Equatable, Sendable {
+package struct ThreadIdentity: Equatable, Sendable {
     @usableFromInline
-    internal let rawValue: UInt
+    package let rawValue: UInt
 
     @inlinable
-    internal static var current: ThreadIdentity {
+    package static var current: ThreadIdentity {
         #if canImport(Darwin)
         ThreadIdentity(rawValue: UInt(bitPattern: pthread_self()))
         #else
@@ -22,7 +22,7 @@ internal struct ThreadIdentity: Equatable, Sendable {
     }
 
     @inlinable
-    internal init(rawValue: UInt) {
+    package init(rawValue: UInt) {
         self.rawValue = rawValue
     }
 }

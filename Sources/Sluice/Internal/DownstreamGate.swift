@@ -1,6 +1,6 @@
 /// What a combining operator hands its downstream, in order.
 @usableFromInline
-internal enum GateEvent<Input, Failure: Error, Tag> {
+package enum GateEvent<Input, Failure: Error, Tag> {
     /// A value the operator has already accounted demand for. The tag travels with it so that
     /// the operator can act once it is delivered (ask the upstream it came from for another).
     case value(Input, Tag)
@@ -9,7 +9,7 @@ internal enum GateEvent<Input, Failure: Error, Tag> {
 
 /// What the thread that submitted an event must do once it has released the lock.
 @usableFromInline
-internal enum GateTicket<Downstream: Subscriber, Tag> {
+package enum GateTicket<Downstream: Subscriber, Tag> {
     /// Nothing: the gate is closed, or the event is queued for the thread that is delivering.
     case none
     /// Deliver this event now; `thenDrain` says whether this thread has become the delivering
@@ -37,35 +37,35 @@ internal enum GateTicket<Downstream: Subscriber, Tag> {
 /// which case it waits its turn. The downstream is released when the completion is delivered
 /// or the gate is terminated; nothing is released under the lock.
 @usableFromInline
-internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
+package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @usableFromInline
-    internal typealias Event = GateEvent<Downstream.Input, Downstream.Failure, Tag>
+    package typealias Event = GateEvent<Downstream.Input, Downstream.Failure, Tag>
     @usableFromInline
-    internal typealias Ticket = GateTicket<Downstream, Tag>
+    package typealias Ticket = GateTicket<Downstream, Tag>
 
     // The stored properties are `final`: a subclass could otherwise override them, so code
     // specialised in a client module would reach them through the library's unspecialised
     // accessors, which look up the generic class metadata on every access (measured: a fifth
     // of the time of a value through `merge`).
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
     /// The downstream, until the completion is handed to it or the gate is terminated.
     @usableFromInline @exclusivity(unchecked)
-    internal final var downstream: Downstream?
+    package final var downstream: Downstream?
     @usableFromInline @exclusivity(unchecked)
-    internal final var gateQueue = RingBuffer<Event>()
+    package final var gateQueue = RingBuffer<Event>()
     /// The thread delivering right now, if any.
     @usableFromInline @exclusivity(unchecked)
-    internal final var gateOwner: ThreadIdentity?
+    package final var gateOwner: ThreadIdentity?
     /// A completion has been accepted (or the gate terminated): nothing more is accepted.
     @usableFromInline @exclusivity(unchecked)
-    internal final var gateClosed = false
+    package final var gateClosed = false
     /// Whether ``handOver(_:)`` has given the downstream its subscription.
     @usableFromInline @exclusivity(unchecked)
-    internal final var subscriptionHandedOver = false
+    package final var subscriptionHandedOver = false
 
     @inlinable
-    internal init(downstream: Downstream) {
+    package init(downstream: Downstream) {
         self.downstream = downstream
     }
 
@@ -73,17 +73,17 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
 
     /// Whether the gate still accepts events.
     @inlinable
-    internal final var isGateOpen: Bool { !gateClosed }
+    package final var isGateOpen: Bool { !gateClosed }
 
     /// Whether the calling thread is the one delivering (so a call now is re-entrant).
     @inlinable
-    internal final var isDeliveringOnCurrentThread: Bool {
+    package final var isDeliveringOnCurrentThread: Bool {
         gateOwner == ThreadIdentity.current
     }
 
     /// Accepts one event and says what the caller must do after unlocking.
     @inlinable
-    internal final func submitLocked(_ event: Event) -> Ticket {
+    package final func submitLocked(_ event: Event) -> Ticket {
         guard !gateClosed, let downstream else { return .none }
         if case .completion = event { gateClosed = true }
         let me = ThreadIdentity.current
@@ -104,7 +104,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// if the gate is closed.
     @inlinable
     @discardableResult
-    internal final func enqueueLocked(_ event: Event) -> Bool {
+    package final func enqueueLocked(_ event: Event) -> Bool {
         guard !gateClosed, downstream != nil else { return false }
         if case .completion = event { gateClosed = true }
         gateQueue.append(event)
@@ -114,7 +114,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// Makes the calling thread the delivering thread if nobody is delivering and something is
     /// queued; if it returns `true` the caller must call ``drain(after:)`` after unlocking.
     @inlinable
-    internal final func claimLocked() -> Bool {
+    package final func claimLocked() -> Bool {
         guard gateOwner == nil, !gateQueue.isEmpty else { return false }
         gateOwner = ThreadIdentity.current
         return true
@@ -123,7 +123,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// Closes the gate and detaches the downstream and the queue, returning them so that the
     /// caller releases them after unlocking (cancel, or an operator's own termination).
     @inlinable
-    internal final func terminateLocked() -> (Downstream?, RingBuffer<Event>) {
+    package final func terminateLocked() -> (Downstream?, RingBuffer<Event>) {
         gateClosed = true
         defer {
             downstream = nil
@@ -142,7 +142,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// subscription to hand over first if this ticket delivers a completion before that.
     @inlinable
     @discardableResult
-    internal final func run(_ ticket: Ticket, handingOver subscription: Subscription? = nil,
+    package final func run(_ ticket: Ticket, handingOver subscription: Subscription? = nil,
                             after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
         guard case .deliver(let downstream, let event, let thenDrain) = ticket else { return nil }
         if let subscription, case .completion = event {
@@ -160,7 +160,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// the upstreams' deliveries whatever the downstream's `receive(subscription:)` costs.
     @inlinable
     @inline(never)
-    internal final func handOver(_ subscription: Subscription, to downstream: Downstream) {
+    package final func handOver(_ subscription: Subscription, to downstream: Downstream) {
         let first = lock.locked { () -> Bool in
             defer { subscriptionHandedOver = true }
             return !subscriptionHandedOver
@@ -171,7 +171,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// Delivers queued events until the queue is empty, then stops being the delivering thread.
     /// Call only after ``claimLocked()`` returned `true` (or from ``run(_:after:)``).
     @inlinable
-    internal final func drain(after: (Tag, Subscribers.Demand, Bool) -> Void) {
+    package final func drain(after: (Tag, Subscribers.Demand, Bool) -> Void) {
         while true {
             let next = lock.locked { () -> (Downstream, Event)? in
                 guard let current = downstream, let event = gateQueue.popFirst() else {
@@ -188,7 +188,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
 
     @inlinable
     @discardableResult
-    internal final func deliver(_ event: Event, to target: Downstream, own: Bool,
+    package final func deliver(_ event: Event, to target: Downstream, own: Bool,
                                 after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
         switch event {
         case .value(let value, let tag):
@@ -203,7 +203,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
 
     /// The downstream, for handing it its subscription (which never goes through the gate).
     @inlinable
-    internal final var currentDownstream: Downstream? {
+    package final var currentDownstream: Downstream? {
         lock.locked { downstream }
     }
 
@@ -211,7 +211,7 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
     /// over late (after subscribing their upstreams) call this before delivering a completion
     /// that an upstream sent early, so that the downstream never sees a completion first.
     @inlinable
-    internal final func handOver(_ subscription: Subscription) {
+    package final func handOver(_ subscription: Subscription) {
         let target = lock.locked { () -> Downstream? in
             guard !subscriptionHandedOver else { return nil }
             subscriptionHandedOver = true
@@ -223,20 +223,20 @@ internal class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable 
 
 /// Where one of a combining operator's upstreams stands.
 @usableFromInline
-internal enum GateUpstream {
+package enum GateUpstream {
     case awaitingSubscription
     case subscribed(Subscription)
     /// Finished, failed, or detached by the operator's end: its events are ignored.
     case done
 
     @inlinable
-    internal var subscription: Subscription? {
+    package var subscription: Subscription? {
         if case .subscribed(let subscription) = self { return subscription }
         return nil
     }
 
     @inlinable
-    internal var isDone: Bool {
+    package var isDone: Bool {
         if case .done = self { return true }
         return false
     }
@@ -244,13 +244,13 @@ internal enum GateUpstream {
     /// Whether the upstream's subscription is live: the per-value check, which (unlike a look
     /// at ``subscription``) copies no existential.
     @inlinable
-    internal var isSubscribed: Bool {
+    package var isSubscribed: Bool {
         if case .subscribed = self { return true }
         return false
     }
 
     @inlinable
-    internal var isAwaitingSubscription: Bool {
+    package var isAwaitingSubscription: Bool {
         if case .awaitingSubscription = self { return true }
         return false
     }

@@ -2,12 +2,12 @@
 /// `Subscribers.Completion<Failure>?` costs the class's deinit, which is always unspecialised, a
 /// metadata look-up of the optional completion type.
 @usableFromInline
-internal enum ErasedCompletion {
+package enum ErasedCompletion {
     case finished
     case failure(any Error)
 
     @inlinable
-    internal init<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
+    package init<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished: self = .finished
         case .failure(let error): self = .failure(error)
@@ -16,7 +16,7 @@ internal enum ErasedCompletion {
 
     /// The completion again, with the failure type it was stored with.
     @inlinable
-    internal func completion<Failure: Error>(failingWith _: Failure.Type) -> Subscribers.Completion<Failure> {
+    package func completion<Failure: Error>(failingWith _: Failure.Type) -> Subscribers.Completion<Failure> {
         switch self {
         case .finished: return .finished
         case .failure(let error): return .failure(error as! Failure)

@@ -11,40 +11,40 @@ import Synchronization
 /// lets go. A completion is always delivered after every value handed over before it, and
 /// nothing is delivered after a completion or `cancel()`.
 @usableFromInline
-internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
+package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline
-    internal enum Event {
+    package enum Event {
         case value(Downstream.Input)
         case completion(Subscribers.Completion<Downstream.Failure>)
     }
 
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
     @usableFromInline @exclusivity(unchecked)
-    internal var downstream: Downstream?
+    package var downstream: Downstream?
     @usableFromInline @exclusivity(unchecked)
-    internal var queue: RingBuffer<Event> = RingBuffer()
+    package var queue: RingBuffer<Event> = RingBuffer()
     /// Whether a completion has been handed over (later events are refused).
     @usableFromInline @exclusivity(unchecked)
-    internal var completionQueued = false
+    package var completionQueued = false
     @usableFromInline @exclusivity(unchecked)
-    internal var delivering = false
+    package var delivering = false
     /// Scheduled actions that ran while another was delivering; each is owed one delivery.
     @usableFromInline @exclusivity(unchecked)
-    internal var owed = 0
+    package var owed = 0
     /// For batched delivery: a drain action is scheduled and has not finished.
     @usableFromInline @exclusivity(unchecked)
-    internal var drainPending = false
+    package var drainPending = false
     /// The events a drain has taken from the queue and is delivering; only the one drain that
     /// holds `drainPending` touches it.
     @usableFromInline @exclusivity(unchecked)
-    internal var batch: [Event] = []
+    package var batch: [Event] = []
     /// Set by `cancel()`, read by a drain between deliveries instead of taking the lock.
     @usableFromInline
-    internal let cancelled = Atomic<Bool>(false)
+    package let cancelled = Atomic<Bool>(false)
 
     @inlinable
-    internal init(_ downstream: Downstream) {
+    package init(_ downstream: Downstream) {
         self.downstream = downstream
     }
 
@@ -52,7 +52,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// been queued or after `cancel()`.
     @inlinable
     @discardableResult
-    internal func enqueue(_ event: Event) -> Bool {
+    package func enqueue(_ event: Event) -> Bool {
         lock.locked {
             guard downstream != nil, !completionQueued else { return false }
             if case .completion = event { completionQueued = true }
@@ -63,14 +63,14 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Whether delivery is over: the completion has been delivered, or `cancel()` was called.
     @inlinable
-    internal var isOver: Bool {
+    package var isOver: Bool {
         lock.locked { downstream == nil }
     }
 
     /// Delivers the oldest queued event (and any debts), calling `requestingMore` with the
     /// non-zero demand the downstream returns for each value.
     @inlinable
-    internal func deliverNext(requestingMore: (Subscribers.Demand) -> Void = { _ in }) {
+    package func deliverNext(requestingMore: (Subscribers.Demand) -> Void = { _ in }) {
         var next = lock.locked { () -> (Downstream, Event)? in
             if delivering {
                 owed += 1
@@ -101,12 +101,12 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// value, and a long burst still lets other work on the same queue (the main queue's UI
     /// work, say) run between batches.
     @inlinable
-    internal static var batchSize: Int { 64 }
+    package static var batchSize: Int { 64 }
 
     /// Queues an event for batched delivery. Returns whether the caller must schedule a drain
     /// (none is pending), or `nil` if the event was refused (after completion or cancel).
     @inlinable
-    internal func enqueueForDrain(_ event: Event) -> Bool? {
+    package func enqueueForDrain(_ event: Event) -> Bool? {
         lock.locked { () -> Bool? in
             guard downstream != nil, !completionQueued else { return nil }
             if case .completion = event { completionQueued = true }
@@ -123,7 +123,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// section; between deliveries only the `cancelled` flag is read, so a cancel stops delivery
     /// before the next event.
     @inlinable
-    internal func drain(requestingMore: (Subscribers.Demand) -> Void = { _ in }) -> Bool {
+    package func drain(requestingMore: (Subscribers.Demand) -> Void = { _ in }) -> Bool {
         var delivered = 0
         while true {
             // One critical section decides both what to deliver and whether this drain ends: a
@@ -154,7 +154,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// downstream has been let go of).
     @inlinable
     @discardableResult
-    internal func deliver(_ event: Event, to downstream: Downstream,
+    package func deliver(_ event: Event, to downstream: Downstream,
                           requestingMore: (Subscribers.Demand) -> Void) -> Bool {
         switch event {
         case .value(let value):
@@ -172,7 +172,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// The completion is being delivered: nothing more will be, so the downstream and what is
     /// left queued are let go of (returned, to be released outside the lock).
     @inlinable
-    internal func releaseForCompletion() -> (Downstream?, RingBuffer<Event>) {
+    package func releaseForCompletion() -> (Downstream?, RingBuffer<Event>) {
         lock.locked {
             defer {
                 downstream = nil
@@ -184,7 +184,7 @@ internal final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         cancelled.store(true, ordering: .relaxed)
         let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
             defer {

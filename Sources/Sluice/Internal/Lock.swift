@@ -55,7 +55,7 @@ import Darwin
 @usableFromInline
 package final class PthreadLock: @unchecked Sendable {
     @usableFromInline
-    internal let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    package let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @inlinable
     package init() {

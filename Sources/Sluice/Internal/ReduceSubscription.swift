@@ -1,6 +1,6 @@
 /// What an operator that reduces the whole stream to one result decides about one value.
 @usableFromInline
-internal enum ReduceStep<Failure: Error> {
+package enum ReduceStep<Failure: Error> {
     /// Keep going.
     case proceed
     /// The result is decided (`first`, `contains`, a false `allSatisfy`): stop the upstream.
@@ -14,7 +14,7 @@ internal enum ReduceStep<Failure: Error> {
 /// Touched only from `receive(_:)` and, once the upstream is done, from completion; both are
 /// serial, so it needs no lock.
 @usableFromInline
-internal protocol ReduceLogic {
+package protocol ReduceLogic {
     associatedtype Input
     associatedtype Output
     associatedtype UpstreamFailure: Error
@@ -45,13 +45,13 @@ internal protocol ReduceLogic {
 
 extension ReduceLogic {
     @inlinable
-    internal static var runsUserCode: Bool { true }
+    package static var runsUserCode: Bool { true }
 
     @inlinable
-    internal var initial: Output? { nil }
+    package var initial: Output? { nil }
 
     @inlinable
-    internal var mirrorChildren: [(label: String, value: Any)]? { nil }
+    package var mirrorChildren: [(label: String, value: Any)]? { nil }
 }
 
 /// One subscription class for every ``ReduceLogic`` operator, with Combine's demand behaviour:
@@ -65,18 +65,18 @@ extension ReduceLogic {
 /// that leaves `.subscribed`, so a `request` racing with the end of the stream sees either
 /// "still running" or the finished result, never a half-finished state.
 @usableFromInline
-internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogic>:
+package final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogic>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure
 {
     @usableFromInline
-    internal typealias Input = Logic.Input
+    package typealias Input = Logic.Input
     @usableFromInline
-    internal typealias Failure = Logic.UpstreamFailure
+    package typealias Failure = Logic.UpstreamFailure
 
     @usableFromInline
-    internal enum State {
+    package enum State {
         case awaitingSubscription(Downstream)
         case subscribed(Subscription, Downstream)
         /// The result is decided (the upstream finished, or the logic ended the stream early),
@@ -93,21 +93,21 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
     @usableFromInline @exclusivity(unchecked)
-    internal var state: State
+    package var state: State
     @usableFromInline @exclusivity(unchecked)
-    internal var demanded = false
+    package var demanded = false
     @usableFromInline
-    internal var logic: Logic
+    package var logic: Logic
     @usableFromInline
-    internal let name: String
+    package let name: String
 
     @usableFromInline
-    internal let entryPoints: SpecializedEntryPoints
+    package let entryPoints: SpecializedEntryPoints
 
     @inlinable
-    internal init(downstream: Downstream, logic: Logic) {
+    package init(downstream: Downstream, logic: Logic) {
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: ReduceSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: ReduceSubscription.self).cancelSpecialized() })
@@ -117,7 +117,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @inlinable
-    internal func receive(subscription: Subscription) {
+    package func receive(subscription: Subscription) {
         // (downstream to start, whether to make the late-subscription request)
         let (downstream, lateRequest) = lock.locked { () -> (Downstream?, Bool) in
             switch state {
@@ -152,7 +152,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         let live = lock.locked { () -> Bool in
             guard case .subscribed = state else { return false }
             return true
@@ -203,7 +203,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
             // The upstream is serial, so the logic is no longer being changed.
@@ -232,7 +232,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
 
     /// Sends the result and `.finished`; the state is `.delivering(downstream)`.
     @inlinable
-    internal func deliver(_ result: Logic.Output?, to downstream: Downstream) {
+    package func deliver(_ result: Logic.Output?, to downstream: Downstream) {
         if let result {
             _ = downstream.receive(result)
         }
@@ -247,17 +247,17 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         entryPoints.request(self, demand)
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         entryPoints.cancel(self)
     }
 
     @inlinable
-    internal func requestSpecialized(_ demand: Subscribers.Demand) {
+    package func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let ready = lock.locked { () -> (Downstream, Logic.Output?)? in
             demanded = true
@@ -270,7 +270,7 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @inlinable
-    internal func cancelSpecialized() {
+    package func cancelSpecialized() {
         // The previous state is returned so that the downstream and any held result are
         // released after unlocking.
         let (upstream, previous) = lock.locked { () -> (Subscription?, State) in
@@ -295,10 +295,10 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @usableFromInline
-    internal var description: String { name }
+    package var description: String { name }
 
     @usableFromInline
-    internal var customMirror: Mirror {
+    package var customMirror: Mirror {
         // The upstream's description is read after unlocking: it may take locks of its own.
         let (downstream, status, upstream) = lock.locked { () -> (Downstream?, String, Subscription?) in
             switch state {
@@ -322,15 +322,15 @@ internal final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLog
     }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 extension ReduceLogic where UpstreamFailure == Failure {
     @inlinable
-    internal func convert(_ failure: UpstreamFailure) -> Failure { failure }
+    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
 }
 
 extension ReduceLogic where Failure == Error {
     @inlinable
-    internal func convert(_ failure: UpstreamFailure) -> Failure { failure }
+    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
 }

@@ -1,22 +1,22 @@
 /// A first-in, first-out queue backed by a growable circular buffer: `append` and `popFirst`
 /// are O(1), and an empty ring allocates nothing.
 @usableFromInline
-internal struct RingBuffer<Element> {
+package struct RingBuffer<Element> {
     @usableFromInline
-    internal var storage: [Element?] = []
+    package var storage: [Element?] = []
     @usableFromInline
-    internal var head = 0
+    package var head = 0
     @usableFromInline
-    internal var count = 0
+    package var count = 0
 
     @inlinable
-    internal init() {}
+    package init() {}
 
     @inlinable
-    internal var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     @inlinable
-    internal mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if count == storage.count {
             grow()
         }
@@ -25,7 +25,7 @@ internal struct RingBuffer<Element> {
     }
 
     @inlinable
-    internal mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
@@ -36,7 +36,7 @@ internal struct RingBuffer<Element> {
 
     /// Puts an element back at the front (after a `popFirst`).
     @inlinable
-    internal mutating func prepend(_ element: Element) {
+    package mutating func prepend(_ element: Element) {
         if count == storage.count {
             grow()
         }
@@ -46,19 +46,19 @@ internal struct RingBuffer<Element> {
     }
 
     @inlinable
-    internal var first: Element? {
+    package var first: Element? {
         count > 0 ? storage[head] : nil
     }
 
     @inlinable
-    internal mutating func removeAll() {
+    package mutating func removeAll() {
         storage = []
         head = 0
         count = 0
     }
 
     @inlinable
-    internal mutating func grow() {
+    package mutating func grow() {
         var grown: [Element?] = []
         grown.reserveCapacity(Swift.max(4, storage.count * 2))
         for index in 0..<count {
@@ -71,7 +71,7 @@ internal struct RingBuffer<Element> {
 
     /// The elements, oldest first.
     @inlinable
-    internal var elements: [Element] {
+    package var elements: [Element] {
         (0..<count).map { storage[(head + $0) % storage.count]! }
     }
 }

@@ -7,14 +7,14 @@
 /// nothing but call them. Both are typed on `AnyObject` so that the stored fields themselves need
 /// no generic metadata.
 @usableFromInline
-internal struct SpecializedEntryPoints: @unchecked Sendable {
+package struct SpecializedEntryPoints: @unchecked Sendable {
     @usableFromInline
-    internal let request: (AnyObject, Subscribers.Demand) -> Void
+    package let request: (AnyObject, Subscribers.Demand) -> Void
     @usableFromInline
-    internal let cancel: (AnyObject) -> Void
+    package let cancel: (AnyObject) -> Void
 
     @inlinable
-    internal init(request: @escaping (AnyObject, Subscribers.Demand) -> Void, cancel: @escaping (AnyObject) -> Void) {
+    package init(request: @escaping (AnyObject, Subscribers.Demand) -> Void, cancel: @escaping (AnyObject) -> Void) {
         self.request = request
         self.cancel = cancel
     }

@@ -7,9 +7,9 @@
 /// witnesses, measured at a tenth of the instructions of subscribing `Just.map.sink`. The phase
 /// is a byte, read in place.
 @usableFromInline
-internal struct SubscriptionStatus: CustomStringConvertible {
+package struct SubscriptionStatus: CustomStringConvertible {
     @usableFromInline
-    internal enum Phase: UInt8 {
+    package enum Phase: UInt8 {
         /// `receive(subscription:)` has not arrived yet.
         case awaitingSubscription
         /// Connected to the upstream through `subscription`.
@@ -21,47 +21,47 @@ internal struct SubscriptionStatus: CustomStringConvertible {
     }
 
     @usableFromInline
-    internal var phase: Phase
+    package var phase: Phase
     /// The upstream's subscription while `subscribed`, and `nil` in the other phases. Spelled
     /// `Optional<…>`: a `T?` variable starts as `nil` before the initializer runs, which turns
     /// the initializer's store into an assignment through the runtime's value witnesses.
     @usableFromInline
-    internal var subscription: Optional<Subscription>
+    package var subscription: Optional<Subscription>
 
     @inlinable
-    internal init(phase: Phase, subscription: Subscription?) {
+    package init(phase: Phase, subscription: Subscription?) {
         self.phase = phase
         self.subscription = subscription
     }
 
     @inlinable
-    internal static var awaitingSubscription: SubscriptionStatus {
+    package static var awaitingSubscription: SubscriptionStatus {
         SubscriptionStatus(phase: .awaitingSubscription, subscription: nil)
     }
 
     @inlinable
-    internal static func subscribed(_ subscription: Subscription) -> SubscriptionStatus {
+    package static func subscribed(_ subscription: Subscription) -> SubscriptionStatus {
         SubscriptionStatus(phase: .subscribed, subscription: subscription)
     }
 
     @inlinable
-    internal static var terminal: SubscriptionStatus {
+    package static var terminal: SubscriptionStatus {
         SubscriptionStatus(phase: .terminal, subscription: nil)
     }
 
     @inlinable
-    internal var isAwaitingSubscription: Bool { phase == .awaitingSubscription }
+    package var isAwaitingSubscription: Bool { phase == .awaitingSubscription }
 
     @inlinable
-    internal var isSubscribed: Bool { phase == .subscribed }
+    package var isSubscribed: Bool { phase == .subscribed }
 
     @inlinable
-    internal var isTerminal: Bool { phase == .terminal }
+    package var isTerminal: Bool { phase == .terminal }
 
     /// Moves to `subscribed` if no subscription has arrived yet; `false` means the caller must
     /// cancel the extra subscription.
     @inlinable
-    internal mutating func accept(_ subscription: Subscription) -> Bool {
+    package mutating func accept(_ subscription: Subscription) -> Bool {
         guard phase == .awaitingSubscription else { return false }
         phase = .subscribed
         self.subscription = subscription
@@ -72,7 +72,7 @@ internal struct SubscriptionStatus: CustomStringConvertible {
     /// subscription has arrived yet (the caller delivers everything at once; see
     /// `Subscribers.Sink.receiveAtOnce`).
     @inlinable
-    internal mutating func acceptNothingToCancel() -> Bool {
+    package mutating func acceptNothingToCancel() -> Bool {
         guard phase == .awaitingSubscription else { return false }
         phase = .terminal
         return true
@@ -81,7 +81,7 @@ internal struct SubscriptionStatus: CustomStringConvertible {
     /// Moves to `terminal` and hands over the subscription, if there was one: the caller cancels
     /// it, or just lets it go, after unlocking (nothing is released under a lock).
     @inlinable
-    internal mutating func end() -> Subscription? {
+    package mutating func end() -> Subscription? {
         phase = .terminal
         return subscription.take()
     }
@@ -89,7 +89,7 @@ internal struct SubscriptionStatus: CustomStringConvertible {
     /// As the enum it stands for would print: `awaitingSubscription`, `subscribed(…)`,
     /// `terminal` (an `Assign`'s mirror shows it).
     @usableFromInline
-    internal var description: String {
+    package var description: String {
         switch phase {
         case .awaitingSubscription: return "awaitingSubscription"
         case .subscribed: return "subscribed(\(subscription.map { String(describing: $0) } ?? ""))"
@@ -102,19 +102,19 @@ internal struct SubscriptionStatus: CustomStringConvertible {
 /// ``SubscriptionStatus``, but it also owns the downstream, so that reaching `terminal` releases
 /// it (a subscriber that keeps its subscription after the end does not keep the chain alive).
 @usableFromInline
-internal enum LinkState<Downstream> {
+package enum LinkState<Downstream> {
     case awaitingSubscription(Downstream)
     case subscribed(Subscription, Downstream)
     case terminal
 
     @inlinable
-    internal var subscription: Subscription? {
+    package var subscription: Subscription? {
         if case .subscribed(let subscription, _) = self { return subscription }
         return nil
     }
 
     @inlinable
-    internal var downstream: Downstream? {
+    package var downstream: Downstream? {
         switch self {
         case .awaitingSubscription(let downstream), .subscribed(_, let downstream): return downstream
         case .terminal: return nil
@@ -124,21 +124,21 @@ internal enum LinkState<Downstream> {
     /// Whether the subscription has arrived and the link has not ended: the per-value check,
     /// which (unlike a look at ``live``) copies neither the subscription nor the downstream.
     @inlinable
-    internal var isSubscribed: Bool {
+    package var isSubscribed: Bool {
         if case .subscribed = self { return true }
         return false
     }
 
     /// Whether the upstream's subscription has yet to arrive (and the link has not ended).
     @inlinable
-    internal var isAwaitingSubscription: Bool {
+    package var isAwaitingSubscription: Bool {
         if case .awaitingSubscription = self { return true }
         return false
     }
 
     /// The downstream, if the link is subscribed.
     @inlinable
-    internal var subscribedDownstream: Downstream? {
+    package var subscribedDownstream: Downstream? {
         if case .subscribed(_, let downstream) = self { return downstream }
         return nil
     }
@@ -146,7 +146,7 @@ internal enum LinkState<Downstream> {
     /// Accepts the upstream's subscription if none has arrived yet, returning the downstream to
     /// hand it on to; `nil` means the caller must cancel the extra subscription.
     @inlinable
-    internal mutating func accept(_ subscription: Subscription) -> Downstream? {
+    package mutating func accept(_ subscription: Subscription) -> Downstream? {
         guard case .awaitingSubscription(let downstream) = self else { return nil }
         self = .subscribed(subscription, downstream)
         return downstream
@@ -155,7 +155,7 @@ internal enum LinkState<Downstream> {
     /// Moves to `terminal`, returning the previous state so that the caller releases what it
     /// held after unlocking (see `Lock`: nothing is released under a lock).
     @inlinable
-    internal mutating func terminate() -> LinkState {
+    package mutating func terminate() -> LinkState {
         let previous = self
         self = .terminal
         return previous
@@ -163,7 +163,7 @@ internal enum LinkState<Downstream> {
 
     /// The subscription and downstream, if the link is subscribed.
     @inlinable
-    internal var live: (subscription: Subscription, downstream: Downstream)? {
+    package var live: (subscription: Subscription, downstream: Downstream)? {
         if case .subscribed(let subscription, let downstream) = self {
             return (subscription, downstream)
         }

@@ -1,6 +1,6 @@
 /// What a value-by-value operator decides to do with one upstream value.
 @usableFromInline
-internal enum TransformStep<Output, Failure: Error> {
+package enum TransformStep<Output, Failure: Error> {
     /// Send this value downstream; the downstream's answer is the operator's answer.
     case emit(Output)
     /// Send nothing and ask the upstream for one more value in its place.
@@ -17,7 +17,7 @@ internal enum TransformStep<Output, Failure: Error> {
 /// or one that can end the stream early). The logic's state is touched only from
 /// `receive(_:)`, which the upstream calls serially, so it needs no lock.
 @usableFromInline
-internal protocol ValueTransform {
+package protocol ValueTransform {
     associatedtype Input
     associatedtype Output
     associatedtype UpstreamFailure: Error
@@ -42,7 +42,7 @@ internal protocol ValueTransform {
 /// How a ``TransformSubscription`` treats a value, completion or cancel that arrives before the
 /// upstream has sent its subscription. Combine's operators differ here, and tests pin each one.
 @usableFromInline
-internal enum BeforeSubscriptionPolicy {
+package enum BeforeSubscriptionPolicy {
     /// A value or completion stops the program (a misbehaving upstream); a cancel ends the link
     /// and the subscription that arrives later is cancelled. Combine's "FilterProducer" family.
     case trap
@@ -55,56 +55,56 @@ internal enum BeforeSubscriptionPolicy {
 
 extension ValueTransform {
     @inlinable
-    internal static var beforeSubscription: BeforeSubscriptionPolicy { .trap }
+    package static var beforeSubscription: BeforeSubscriptionPolicy { .trap }
 
     @inlinable
-    internal func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] {
+    package func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] {
         [(label: "downstream", value: downstream as Any)]
     }
 }
 
 extension ValueTransform where UpstreamFailure == Failure {
     @inlinable
-    internal func convert(_ failure: UpstreamFailure) -> Failure { failure }
+    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
 }
 
 extension ValueTransform where Failure == Error {
     @inlinable
-    internal func convert(_ failure: UpstreamFailure) -> Failure { failure }
+    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
 }
 
 /// One subscription class for every operator built on a ``ValueTransform``: it sits between the
 /// upstream and the downstream, forwards demand and cancellation, and ends the stream when the
 /// logic says so.
 @usableFromInline
-internal final class TransformSubscription<Downstream: Subscriber, Transform: ValueTransform>:
+package final class TransformSubscription<Downstream: Subscriber, Transform: ValueTransform>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Transform.Output, Downstream.Failure == Transform.Failure
 {
     @usableFromInline
-    internal typealias Input = Transform.Input
+    package typealias Input = Transform.Input
     @usableFromInline
-    internal typealias Failure = Transform.UpstreamFailure
+    package typealias Failure = Transform.UpstreamFailure
 
     @usableFromInline
-    internal var transform: Transform
+    package var transform: Transform
 
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
 
     @usableFromInline
     @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
+    package var link: LinkState<Downstream>
 
     @usableFromInline
-    internal let name: String
+    package let name: String
 
     @usableFromInline
-    internal let entryPoints: SpecializedEntryPoints
+    package let entryPoints: SpecializedEntryPoints
 
     @inlinable
-    internal init(downstream: Downstream, transform: Transform) {
+    package init(downstream: Downstream, transform: Transform) {
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: TransformSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: TransformSubscription.self).cancelSpecialized() })
@@ -114,7 +114,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     }
 
     @inlinable
-    internal func receive(subscription: Subscription) {
+    package func receive(subscription: Subscription) {
         let downstream = lock.locked { link.accept(subscription) }
         guard let downstream else {
             subscription.cancel()
@@ -124,7 +124,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     }
 
     @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         let downstream = lock.locked { () -> Downstream? in
             if case .awaitingSubscription(let early) = link {
                 switch Transform.beforeSubscription {
@@ -173,7 +173,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     /// Ends the link because the logic said so. Under `.process` this can happen before the
     /// upstream's subscription has arrived, when there is no upstream to cancel yet.
     @inlinable
-    internal func terminateForEarlyEnd() -> (upstream: Subscription?, downstream: Downstream)? {
+    package func terminateForEarlyEnd() -> (upstream: Subscription?, downstream: Downstream)? {
         let previous = lock.locked { link.terminate() }
         switch previous {
         case .subscribed(let upstream, let downstream):
@@ -186,7 +186,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         if lock.locked({ link.isAwaitingSubscription }) {
             guard Transform.beforeSubscription == .trap else { return }
             preconditionFailure("\(name) received a completion before its subscription (a misbehaving upstream)")
@@ -201,22 +201,22 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     }
 
     @inlinable
-    internal func terminate() -> (subscription: Subscription, downstream: Downstream)? {
+    package func terminate() -> (subscription: Subscription, downstream: Downstream)? {
         lock.locked { link.terminate() }.live
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         entryPoints.request(self, demand)
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         entryPoints.cancel(self)
     }
 
     @inlinable
-    internal func requestSpecialized(_ demand: Subscribers.Demand) {
+    package func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.locked { link.subscription }?.request(demand)
     }
@@ -225,7 +225,7 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     /// subscription that arrives later is cancelled; under the other policies such a cancel does
     /// nothing, as in Combine.
     @inlinable
-    internal func cancelSpecialized() {
+    package func cancelSpecialized() {
         if Transform.beforeSubscription != .trap,
            lock.locked({ link.isAwaitingSubscription }) {
             return
@@ -234,10 +234,10 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     }
 
     @usableFromInline
-    internal var description: String { name }
+    package var description: String { name }
 
     @usableFromInline
-    internal var customMirror: Mirror {
+    package var customMirror: Mirror {
         let (downstream, status) = lock.locked { () -> (Downstream?, String) in
             switch link {
             case .awaitingSubscription(let downstream): return (downstream, "awaitingSubscription")
@@ -249,5 +249,5 @@ internal final class TransformSubscription<Downstream: Subscriber, Transform: Va
     }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }

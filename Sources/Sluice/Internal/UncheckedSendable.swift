@@ -3,12 +3,12 @@
 /// Used only where Sluice's own synchronisation makes the hand-over safe: a subscription object
 /// that guards its state with a `Mutex`, or a scheduler action that the contract says runs once.
 @usableFromInline
-internal struct UncheckedSendable<Value>: @unchecked Sendable {
+package struct UncheckedSendable<Value>: @unchecked Sendable {
     @usableFromInline
-    internal var value: Value
+    package var value: Value
 
     @inlinable
-    internal init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 }

@@ -16,7 +16,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
 
     /// The first result passed to the promise.
     @usableFromInline @exclusivity(unchecked)
@@ -29,7 +29,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// The task running the `async` closure of `init(operation:)`, if the future was made from
     /// one: cancelled when the future goes away, since nothing can observe its result then.
     @usableFromInline @exclusivity(unchecked)
-    internal var operationTask: Task<Void, Never>?
+    package var operationTask: Task<Void, Never>?
 
     deinit {
         operationTask?.cancel()
@@ -63,7 +63,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     /// Records the first result and offers it to every waiting subscription.
     @inlinable
-    internal func fulfill(_ newResult: Result<Output, Failure>) {
+    package func fulfill(_ newResult: Result<Output, Failure>) {
         guard let waiting = lock.locked({ () -> [FutureConduitBase<Output, Failure>]? in
             guard result == nil else { return nil }
             result = newResult

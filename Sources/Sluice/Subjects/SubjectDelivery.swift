@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a subject's subscribers are sent, in order.
 @usableFromInline
-internal enum SubjectEvent<Output, Failure: Error> {
+package enum SubjectEvent<Output, Failure: Error> {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
     /// A value owed to one subscriber only: `CurrentValueSubject`'s current value on first
@@ -15,7 +15,7 @@ internal enum SubjectEvent<Output, Failure: Error> {
 
 /// How a subject's subscription treats demand.
 @usableFromInline
-internal enum SubjectDemandPolicy<Output> {
+package enum SubjectDemandPolicy<Output> {
     /// A value sent while the subscriber has no demand is dropped for it (`PassthroughSubject`).
     case dropWithoutDemand
     /// The subscriber is owed the current value on its first demand, and again after missing a
@@ -48,67 +48,67 @@ internal enum SubjectDemandPolicy<Output> {
 /// claimed `owner`; the owner then cannot give it back without the lock, where it drains the
 /// queue and refreshes its copy (so a removed subscriber is not kept alive by it).
 @usableFromInline
-internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable {
+package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
     @usableFromInline @exclusivity(unchecked)
-    internal var targets: [SubjectTargetBase<Output, Failure>] = []
+    package var targets: [SubjectTargetBase<Output, Failure>] = []
     @usableFromInline @exclusivity(unchecked)
-    internal var completion: Subscribers.Completion<Failure>?
+    package var completion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked)
-    internal var upstreamSubscriptions: [Subscription] = []
+    package var upstreamSubscriptions: [Subscription] = []
     /// Whether upstream subscriptions are asked for `.unlimited` as soon as they arrive
     /// (`CurrentValueSubject`) or only once some subscriber has asked for something.
     @usableFromInline
-    internal let requestsUpstreamEagerly: Bool
+    package let requestsUpstreamEagerly: Bool
     @usableFromInline @exclusivity(unchecked)
-    internal var hasDownstreamDemand = false
+    package var hasDownstreamDemand = false
     /// 0 while nobody is delivering; otherwise the delivering thread's identity, with
     /// `queuedBit` set when there is work for it under the lock (queued events, or a changed
     /// list). A thread identity is the address of its thread descriptor, so bit 0 is free.
     @usableFromInline
-    internal let owner = Atomic<UInt>(0)
+    package let owner = Atomic<UInt>(0)
     /// Whoever holds `owner` without being a delivering thread: the lock holder dropping the
     /// owner's copy of the list while nobody is delivering (`queuedBit` alone, so that a sender
     /// finds `owner` taken and waits for the lock).
     @usableFromInline
-    internal static var listMaintenance: UInt { queuedBit }
+    package static var listMaintenance: UInt { queuedBit }
     @usableFromInline
-    internal static var queuedBit: UInt { 1 }
+    package static var queuedBit: UInt { 1 }
 
     /// The calling thread's identity as an `owner` value.
     @inlinable
-    internal static var ownerIdentity: UInt {
+    package static var ownerIdentity: UInt {
         let identity = ThreadIdentity.current.rawValue
         assert(identity != 0 && identity & queuedBit == 0, "a thread identity must leave bit 0 free for queuedBit")
         return identity
     }
 
     @usableFromInline @exclusivity(unchecked)
-    internal var pending: [SubjectEvent<Output, Failure>] = []
+    package var pending: [SubjectEvent<Output, Failure>] = []
     /// Bumped under the lock whenever `targets` changes.
     @usableFromInline
-    internal let targetsVersion = Atomic<UInt>(0)
+    package let targetsVersion = Atomic<UInt>(0)
     /// The delivering thread's copy of `targets`, and the version it was taken at; touched only
     /// by the thread that holds `owner`, at the outermost level of its delivery.
     @usableFromInline @exclusivity(unchecked)
-    internal var ownerTargets: [SubjectTargetBase<Output, Failure>] = []
+    package var ownerTargets: [SubjectTargetBase<Output, Failure>] = []
     @usableFromInline @exclusivity(unchecked)
-    internal var ownerTargetsVersion: UInt = 0
+    package var ownerTargetsVersion: UInt = 0
     /// `completion != nil`, readable by the delivering thread without the lock.
     @usableFromInline
-    internal let completed = Atomic<Bool>(false)
+    package let completed = Atomic<Bool>(false)
     /// How many of the last values are kept for subscribers that arrive later (0: none).
     @usableFromInline
-    internal let replayCapacity: Int
+    package let replayCapacity: Int
     /// The last `replayCapacity` values, recorded when each is dispatched, so that a subscriber
     /// attached at any moment gets every value exactly once: in its backlog if the value was
     /// dispatched before it attached, live otherwise.
     @usableFromInline @exclusivity(unchecked)
-    internal var replayBuffer = RingBuffer<Output>()
+    package var replayBuffer = RingBuffer<Output>()
 
     @inlinable
-    internal init(requestsUpstreamEagerly: Bool, replayCapacity: Int = 0) {
+    package init(requestsUpstreamEagerly: Bool, replayCapacity: Int = 0) {
         self.requestsUpstreamEagerly = requestsUpstreamEagerly
         self.replayCapacity = replayCapacity
     }
@@ -118,7 +118,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// Adds a subscription's subscriber to the list, or returns the completion if the subject
     /// has already completed (and ends the subscription, which will not be used).
     @inlinable
-    internal func attach<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    package func attach<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
         -> Subscribers.Completion<Failure>? where Downstream.Input == Output, Downstream.Failure == Failure
     {
         guard let target = conduit.lock.locked({ conduit.target }) else { return nil }
@@ -142,7 +142,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// (and with no backlog the subscription ends, unused). Returns the completion, if any, and
     /// whether the backlog is empty.
     @inlinable
-    internal func attachReplaying<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    package func attachReplaying<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
         -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool)
         where Downstream.Input == Output, Downstream.Failure == Failure
     {
@@ -167,7 +167,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// Records a value being dispatched, for later subscribers; the value pushed out is
     /// returned through `evicted` so that it is released after unlocking.
     @inlinable
-    internal func recordForReplayLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
+    package func recordForReplayLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
         guard replayCapacity > 0, case .value(let value) = event else { return }
         replayBuffer.append(value)
         if replayBuffer.count > replayCapacity {
@@ -176,7 +176,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     }
 
     @inlinable
-    internal func detach(_ target: SubjectTargetBase<Output, Failure>) {
+    package func detach(_ target: SubjectTargetBase<Output, Failure>) {
         let stale = lock.locked { () -> [SubjectTargetBase<Output, Failure>] in
             guard let index = targets.firstIndex(where: { $0 === target }) else { return [] }
             let stale = targetsWillChangeLocked()
@@ -192,7 +192,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// so that the list is changed in place rather than copied), and the next `send` takes a
     /// new one. Returns the old copy, to release after unlocking.
     @inlinable
-    internal func targetsWillChangeLocked() -> [SubjectTargetBase<Output, Failure>] {
+    package func targetsWillChangeLocked() -> [SubjectTargetBase<Output, Failure>] {
         targetsVersion.wrappingAdd(1, ordering: .releasing)
         // One operation either pokes the delivering thread or, if nobody was delivering, claims
         // `owner` as `listMaintenance` so that no sender starts from the copy meanwhile.
@@ -207,7 +207,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
 
     /// Called when a subscriber asks for values.
     @inlinable
-    internal func downstreamDemandArrived() {
+    package func downstreamDemandArrived() {
         let upstreams = lock.locked { () -> [Subscription] in
             guard !hasDownstreamDemand else { return [] }
             hasDownstreamDemand = true
@@ -219,7 +219,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     }
 
     @inlinable
-    internal func add(upstream subscription: Subscription) {
+    package func add(upstream subscription: Subscription) {
         let request = lock.locked { () -> Bool in
             upstreamSubscriptions.append(subscription)
             return requestsUpstreamEagerly || hasDownstreamDemand
@@ -231,7 +231,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
 
     /// Cancels the upstream subscriptions; subjects call it when they deinitialize.
     @inlinable
-    internal func cancelUpstreams() {
+    package func cancelUpstreams() {
         let upstreams = lock.locked { () -> [Subscription] in
             defer { upstreamSubscriptions = [] }
             return upstreamSubscriptions
@@ -246,7 +246,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// Sends a value to every subscriber with demand; returns `false` after completion.
     @inlinable
     @discardableResult
-    internal func send(_ value: Output) -> Bool {
+    package func send(_ value: Output) -> Bool {
         let me = Self.ownerIdentity
         guard replayCapacity == 0,
               owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged else {
@@ -277,20 +277,20 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// Returns `false` if the subject had already completed.
     @inlinable
     @discardableResult
-    internal func send(completion: Subscribers.Completion<Failure>) -> Bool {
+    package func send(completion: Subscribers.Completion<Failure>) -> Bool {
         enqueueOrDeliver(.completion(completion), isCompletion: true)
     }
 
     /// Delivers a value owed to one subscriber, in line with other sends.
     @inlinable
-    internal func send(owed value: Output, to target: SubjectTargetBase<Output, Failure>) {
+    package func send(owed value: Output, to target: SubjectTargetBase<Output, Failure>) {
         enqueueOrDeliver(.owed(value, to: target), isCompletion: false, evenAfterCompletion: true)
     }
 
     /// Delivers a replaying subscriber's backlog as far as its demand allows, in line with other
     /// sends (also after completion: the backlog outlives it).
     @inlinable
-    internal func send(replayTo target: SubjectTargetBase<Output, Failure>) {
+    package func send(replayTo target: SubjectTargetBase<Output, Failure>) {
         enqueueOrDeliver(.replay(to: target), isCompletion: false, evenAfterCompletion: true)
     }
 
@@ -299,7 +299,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// already is). The delivering thread then drains what others queued meanwhile.
     @inlinable
     @discardableResult
-    internal func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
+    package func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
                                    evenAfterCompletion: Bool = false) -> Bool {
         let me = Self.ownerIdentity
         var droppedUpstreams: [Subscription] = []
@@ -345,7 +345,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// after delivering what was queued and refreshing the copy of the list.
     @inlinable
     @inline(__always)
-    internal func finishDelivering(_ me: UInt) {
+    package func finishDelivering(_ me: UInt) {
         // One compare-exchange when nothing was queued, inlined into every send; the rest out
         // of line.
         guard !owner.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged else { return }
@@ -355,7 +355,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// `finishDelivering` when something was queued, or the list changed, while delivering.
     @inlinable
     @inline(never)
-    internal func finishDeliveringQueued(_ me: UInt) {
+    package func finishDeliveringQueued(_ me: UInt) {
         repeat {
             var evicted: Output?
             var stale: [SubjectTargetBase<Output, Failure>] = []
@@ -379,7 +379,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// taken, moving the old copy into `stale` to release after unlocking. Call with the lock
     /// and `owner` held.
     @inlinable
-    internal func refreshOwnerTargetsLocked(into stale: inout [SubjectTargetBase<Output, Failure>]) {
+    package func refreshOwnerTargetsLocked(into stale: inout [SubjectTargetBase<Output, Failure>]) {
         let version = targetsVersion.load(ordering: .relaxed)
         guard ownerTargetsVersion != version else { return }
         stale = ownerTargets
@@ -390,14 +390,14 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     /// `targets` keeps every element alive for the loop, so each is used at +0 rather than
     /// retained and released per delivery (two atomic operations per subscriber).
     @inlinable
-    internal func deliver(_ value: Output, to targets: [SubjectTargetBase<Output, Failure>]) {
+    package func deliver(_ value: Output, to targets: [SubjectTargetBase<Output, Failure>]) {
         targets.withUnsafeBufferPointer { buffer in
             deliver(value, to: buffer)
         }
     }
 
     @inlinable
-    internal func deliver(_ value: Output, to buffer: UnsafeBufferPointer<SubjectTargetBase<Output, Failure>>) {
+    package func deliver(_ value: Output, to buffer: UnsafeBufferPointer<SubjectTargetBase<Output, Failure>>) {
         for index in buffer.indices {
             Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { target in
                 target.offerSpecialized(target, value)
@@ -406,7 +406,7 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
     }
 
     @inlinable
-    internal func dispatch(_ event: SubjectEvent<Output, Failure>,
+    package func dispatch(_ event: SubjectEvent<Output, Failure>,
                            to targets: [SubjectTargetBase<Output, Failure>]) {
         switch event {
         case .value(let value):
@@ -438,36 +438,36 @@ internal final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendabl
 /// overrides are reached through the library's unspecialised vtable, while this function value
 /// is created where the concrete subscriber type is known, so each delivery runs specialised.
 @usableFromInline
-internal class SubjectTargetBase<Output, Failure: Error>: @unchecked Sendable {
+package class SubjectTargetBase<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
-    internal let offerSpecialized: (SubjectTargetBase, Output) -> Void
+    package let offerSpecialized: (SubjectTargetBase, Output) -> Void
 
     @inlinable
-    internal init(offerSpecialized: @escaping (SubjectTargetBase, Output) -> Void) {
+    package init(offerSpecialized: @escaping (SubjectTargetBase, Output) -> Void) {
         self.offerSpecialized = offerSpecialized
     }
 
     @inlinable
-    internal func offerOwed(_ value: Output) {
+    package func offerOwed(_ value: Output) {
         fatalError("abstract")
     }
 
     @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Failure>) {
+    package func finish(_ completion: Subscribers.Completion<Failure>) {
         fatalError("abstract")
     }
 
     /// For the replay policy: delivers the backlog as far as demand allows, then a completion
     /// that was waiting for it.
     @inlinable
-    internal func drainReplay() {
+    package func drainReplay() {
         fatalError("abstract")
     }
 
     /// For the replay policy: the starting backlog, and the completion if the subject has
     /// already completed. Called under the subject's delivery lock.
     @inlinable
-    internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+    package func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
         fatalError("abstract")
     }
 }
@@ -484,24 +484,24 @@ internal class SubjectTargetBase<Output, Failure: Error>: @unchecked Sendable {
 /// delivering thread's copy of it keep the object, and so the subscriber, alive until the
 /// delivery in progress has returned.
 @usableFromInline
-internal final class SubjectTarget<Downstream: Subscriber>:
+package final class SubjectTarget<Downstream: Subscriber>:
     SubjectTargetBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable
 {
     @usableFromInline
-    internal typealias Output = Downstream.Input
+    package typealias Output = Downstream.Input
     @usableFromInline
-    internal typealias Failure = Downstream.Failure
+    package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal let downstream: Downstream
+    package let downstream: Downstream
     @usableFromInline
-    internal let conduit: SubjectConduit<Downstream>
+    package let conduit: SubjectConduit<Downstream>
     /// Set and cleared under the conduit's lock; read without it by the delivering thread.
     @usableFromInline
-    internal let takesEveryValue = Atomic<Bool>(false)
+    package let takesEveryValue = Atomic<Bool>(false)
 
     @inlinable
-    internal init(_ downstream: Downstream, conduit: SubjectConduit<Downstream>) {
+    package init(_ downstream: Downstream, conduit: SubjectConduit<Downstream>) {
         self.downstream = downstream
         self.conduit = conduit
         super.init(offerSpecialized: { target, value in
@@ -510,7 +510,7 @@ internal final class SubjectTarget<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func offer(_ value: Output) {
+    package func offer(_ value: Output) {
         // Acquiring: the subscriber's own writes before it asked for `.unlimited` (on whatever
         // thread) are visible before it is called.
         if takesEveryValue.load(ordering: .acquiring) {
@@ -522,22 +522,22 @@ internal final class SubjectTarget<Downstream: Subscriber>:
     }
 
     @inlinable
-    override internal func offerOwed(_ value: Output) {
+    override package func offerOwed(_ value: Output) {
         conduit.offerOwed(value, to: self)
     }
 
     @inlinable
-    override internal func finish(_ completion: Subscribers.Completion<Failure>) {
+    override package func finish(_ completion: Subscribers.Completion<Failure>) {
         conduit.finish(completion, to: self)
     }
 
     @inlinable
-    override internal func drainReplay() {
+    override package func drainReplay() {
         conduit.drainReplay(to: self)
     }
 
     @inlinable
-    override internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+    override package func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
         conduit.seedReplay(values, completion: completion)
     }
 }
@@ -550,51 +550,51 @@ internal final class SubjectTarget<Downstream: Subscriber>:
 /// completed, waiting for demand to deliver its backlog, whose subscriber dropped it without
 /// cancelling. It can never be asked for anything again; cancelling ends it.)
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber>:
+package final class SubjectConduit<Downstream: Subscriber>:
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 {
     @usableFromInline
-    internal typealias Output = Downstream.Input
+    package typealias Output = Downstream.Input
     @usableFromInline
-    internal typealias Failure = Downstream.Failure
+    package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal let lock = Lock()
+    package let lock = Lock()
     /// The subject's list entry for this subscriber, until this subscription ends.
     @usableFromInline @exclusivity(unchecked)
-    internal var target: SubjectTarget<Downstream>?
+    package var target: SubjectTarget<Downstream>?
     @usableFromInline @exclusivity(unchecked)
-    internal var demand = Subscribers.Demand.none
+    package var demand = Subscribers.Demand.none
     /// The subject, until this subscription ends; also what keeps the subject alive while the
     /// subscriber holds its subscription, as in Combine.
     @usableFromInline @exclusivity(unchecked)
-    internal var parent: AnyObject?
+    package var parent: AnyObject?
     @usableFromInline @exclusivity(unchecked)
-    internal var delivery: SubjectDelivery<Output, Failure>?
+    package var delivery: SubjectDelivery<Output, Failure>?
     /// For the current-value policy: the current value is owed on the next demand.
     @usableFromInline @exclusivity(unchecked)
-    internal var owesCurrentValue: Bool
+    package var owesCurrentValue: Bool
     /// For the replay policy: values waiting for demand, oldest first.
     @usableFromInline @exclusivity(unchecked)
-    internal var backlog = RingBuffer<Output>()
+    package var backlog = RingBuffer<Output>()
     /// For the replay policy: the subject's completion, waiting for the backlog to be delivered.
     /// Kept without its failure type: a `Subscribers.Completion<Failure>?` field would cost
     /// this class's (unspecialised) deinit a metadata look-up on every subscription.
     @usableFromInline @exclusivity(unchecked)
-    internal var pendingCompletion: ErasedCompletion?
+    package var pendingCompletion: ErasedCompletion?
     /// Whether the subscriber has ever asked for values (for the every-value policy).
     @usableFromInline @exclusivity(unchecked)
-    internal var hasRequested = false
+    package var hasRequested = false
     @usableFromInline
-    internal let policy: SubjectDemandPolicy<Output>
+    package let policy: SubjectDemandPolicy<Output>
     @usableFromInline
-    internal let name: String
+    package let name: String
     @usableFromInline
-    internal let entryPoints: SpecializedEntryPoints
+    package let entryPoints: SpecializedEntryPoints
 
     @inlinable
-    internal init(_ downstream: Downstream, parent: AnyObject, delivery: SubjectDelivery<Output, Failure>,
+    package init(_ downstream: Downstream, parent: AnyObject, delivery: SubjectDelivery<Output, Failure>,
                   name: String, policy: SubjectDemandPolicy<Output>) {
         self.parent = parent
         self.delivery = delivery
@@ -615,7 +615,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     /// demand unlimited, and nothing is owed or backlogged. Call with the lock held after
     /// changing any of those.
     @inlinable
-    internal func refreshTakesEveryValueLocked() {
+    package func refreshTakesEveryValueLocked() {
         guard let target else { return }
         let takesEveryValue: Bool
         switch policy {
@@ -631,7 +631,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
 
     /// A value for the subscriber, when `target` could not take it straight away.
     @inlinable
-    internal func offer(_ value: Output, to target: SubjectTarget<Downstream>) {
+    package func offer(_ value: Output, to target: SubjectTarget<Downstream>) {
         var evicted: Output?
         defer { withExtendedLifetime(evicted) {} }
         let delivers = lock.locked { () -> Bool in
@@ -664,7 +664,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func add(_ additional: Subscribers.Demand) {
+    package func add(_ additional: Subscribers.Demand) {
         guard additional > 0 else { return }
         lock.locked {
             demand += additional
@@ -673,7 +673,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func offerOwed(_ value: Output, to target: SubjectTarget<Downstream>) {
+    package func offerOwed(_ value: Output, to target: SubjectTarget<Downstream>) {
         let delivers = lock.locked { () -> Bool in
             guard owesCurrentValue, demand > 0, self.target != nil else { return false }
             owesCurrentValue = false
@@ -686,7 +686,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Failure>, to target: SubjectTarget<Downstream>) {
+    package func finish(_ completion: Subscribers.Completion<Failure>, to target: SubjectTarget<Downstream>) {
         if case .replay = policy {
             let waits = lock.locked { () -> Bool in
                 guard self.target != nil, !backlog.isEmpty else { return false }
@@ -700,7 +700,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+    package func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
         lock.locked {
             for value in values {
                 backlog.append(value)
@@ -711,7 +711,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func drainReplay(to target: SubjectTarget<Downstream>) {
+    package func drainReplay(to target: SubjectTarget<Downstream>) {
         while true {
             let step = lock.locked { () -> Output?? in
                 guard self.target != nil else { return nil }
@@ -743,7 +743,7 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     /// if it was still live. The caller releases the entry, after unlocking.
     @inlinable
     @discardableResult
-    internal func release() -> (SubjectTarget<Downstream>, SubjectDelivery<Output, Failure>?)? {
+    package func release() -> (SubjectTarget<Downstream>, SubjectDelivery<Output, Failure>?)? {
         let (target, delivery, parent, backlog) = lock.locked {
             () -> (SubjectTarget<Downstream>?, SubjectDelivery<Output, Failure>?, AnyObject?, RingBuffer<Output>) in
             defer {
@@ -761,17 +761,17 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         entryPoints.request(self, demand)
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         entryPoints.cancel(self)
     }
 
     @inlinable
-    internal func requestSpecialized(_ demand: Subscribers.Demand) {
+    package func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let (delivery, listed, owed, replays) = lock.locked {
             () -> (SubjectDelivery<Output, Failure>?, SubjectTarget<Downstream>?, Bool, Bool) in
@@ -792,16 +792,16 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @inlinable
-    internal func cancelSpecialized() {
+    package func cancelSpecialized() {
         guard let (target, delivery) = release() else { return }
         delivery?.detach(target)
     }
 
     @usableFromInline
-    internal var description: String { name }
+    package var description: String { name }
 
     @usableFromInline
-    internal var customMirror: Mirror {
+    package var customMirror: Mirror {
         let (parent, target, demand) = lock.locked { (self.parent, self.target, self.demand) }
         let downstream = target?.downstream
         if case .everyValueAfterFirstDemand = policy {
@@ -817,5 +817,5 @@ internal final class SubjectConduit<Downstream: Subscriber>:
     }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }

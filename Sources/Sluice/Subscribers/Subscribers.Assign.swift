@@ -39,11 +39,11 @@ extension Subscribers {
         /// An `Assign` made by `assign(to:on:)`, registered with `DebugHooks` when it is
         /// tracking live subscriptions.
         @inlinable
-        internal init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>, site: CallSite) {
+        package init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>, site: SubscriberSite) {
             storedObject = object
             self.keyPath = keyPath
-            if DebugHooks.isTracking {
-                trackingID = DebugHooks.beginTracking(subscriber: "Assign \(Root.self).", site: site)
+            if SubscriberRegistry.isTracking {
+                trackingID = SubscriberRegistry.beginTracking(subscriber: "Assign \(Root.self).", site: site)
             }
         }
 
@@ -76,7 +76,7 @@ extension Subscribers {
                 return (storedObject.take(), status, self.trackingID)
             }
             if trackingID != 0 {
-                DebugHooks.endTracking(trackingID)
+                SubscriberRegistry.endTracking(trackingID)
             }
             withExtendedLifetime((object, previous)) {}
         }
@@ -91,7 +91,7 @@ extension Subscribers {
                 return (subscription, storedObject.take(), self.trackingID)
             }
             if trackingID != 0 {
-                DebugHooks.endTracking(trackingID)
+                SubscriberRegistry.endTracking(trackingID)
             }
             withExtendedLifetime(object) {
                 subscription?.cancel()

@@ -138,13 +138,13 @@ extension Subscribers {
             guard trackingID.load(ordering: .relaxed) != 0 else { return }
             let registration = trackingID.exchange(0, ordering: .relaxed)
             if registration != 0 {
-                DebugHooks.endTracking(registration)
+                SubscriberRegistry.endTracking(registration)
             }
         }
 
         /// Where `sink` was called (`nil` for a sink created directly), for `DebugHooks`.
         @usableFromInline
-        internal let site: CallSite?
+        internal let site: SubscriberSite?
 
         /// The closure to execute on receipt of a value.
         public var receiveValue: (Input) -> Void {
@@ -185,14 +185,14 @@ extension Subscribers {
         /// subscribing, so a synchronous completion finds it).
         @inlinable
         @inline(__always)
-        internal init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
-                      receiveValue: consuming @escaping (Input) -> Void, site: CallSite?) {
+        package init(receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
+                      receiveValue: consuming @escaping (Input) -> Void, site: SubscriberSite?) {
             // Moved, not copied: a copy is a retain and a release of each closure's context.
             closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
             cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
             self.site = site
-            if let site, DebugHooks.isTracking {
-                trackingID.store(DebugHooks.beginTracking(subscriber: "Sink", site: site), ordering: .relaxed)
+            if let site, SubscriberRegistry.isTracking {
+                trackingID.store(SubscriberRegistry.beginTracking(subscriber: "Sink", site: site), ordering: .relaxed)
             }
         }
 
@@ -200,7 +200,7 @@ extension Subscribers {
         /// and a release).
         @inlinable
         @inline(__always)
-        internal static func cancellable(for sink: consuming Sink) -> AnyCancellable {
+        package static func cancellable(for sink: consuming Sink) -> AnyCancellable {
             let cancel = sink.cancelSpecialized
             return AnyCancellable(object: sink, cancel: cancel)
         }
@@ -266,8 +266,8 @@ extension Subscribers {
             endTracking()
             // `live` says that the stream had not ended. (Not the old status: a sink taking a
             // value at hand is `terminal` before its end.)
-            if case .failure(let error) = completion, live, DebugHooks.reportsFailures {
-                DebugHooks.subscriberFailed("Sink", site: site, error: error)
+            if case .failure(let error) = completion, live, SubscriberRegistry.reportsFailures {
+                SubscriberRegistry.subscriberFailed("Sink", site: site, error: error)
             }
             if live {
                 callReceiveCompletion(completion)

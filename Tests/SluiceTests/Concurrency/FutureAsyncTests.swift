@@ -2,6 +2,8 @@ import Testing
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// Counts how often an operation ran and whether it saw its task cancelled.

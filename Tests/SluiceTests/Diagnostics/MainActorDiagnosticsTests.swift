@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// "Main" means where Swift's main actor runs. Swift Testing's `@MainActor` tests on Linux run

@@ -1,6 +1,8 @@
 import XCTest
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// Diagnostics on the real main thread. XCTest runs test methods on the main thread (Swift
 /// Testing's `@MainActor` tests do not, on Linux: see MainThreadProbeTests).

@@ -4,6 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 private struct Item: Codable, Equatable {

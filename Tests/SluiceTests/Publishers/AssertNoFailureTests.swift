@@ -1,5 +1,7 @@
 import Testing
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // The failing path stops the process (fatalError), so only the paths that do not fail are

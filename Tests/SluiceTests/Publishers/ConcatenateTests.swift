@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("Concatenate: append and prepend")

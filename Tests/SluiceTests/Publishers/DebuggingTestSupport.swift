@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 import Synchronization
 

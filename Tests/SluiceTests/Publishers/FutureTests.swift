@@ -2,6 +2,8 @@ import Testing
 import Dispatch
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("Future")

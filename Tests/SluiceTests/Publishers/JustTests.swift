@@ -1,6 +1,8 @@
 import Testing
 import Dispatch
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("Just")

@@ -2,6 +2,8 @@ import Testing
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("Multicast, MakeConnectable, Autoconnect, Share")

@@ -1,5 +1,7 @@
 import Testing
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("Output (output(at:), output(in:), prefix(_:))")

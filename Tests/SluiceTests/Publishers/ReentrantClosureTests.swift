@@ -1,5 +1,7 @@
 import Testing
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// An operator's closure that sends into the operator's own upstream subject re-enters the
 /// operator while the closure is still running. Combine delivers the nested value at once and

@@ -1,5 +1,7 @@
 import Testing
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 @Suite("ReplaceEmpty")

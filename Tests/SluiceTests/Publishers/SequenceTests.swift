@@ -2,6 +2,8 @@ import Testing
 import Dispatch
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// A sequence that is its own iterator and counts how often `next()` ran.

@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// The time operators use their scheduler as Combine's do: they read its time and hand it

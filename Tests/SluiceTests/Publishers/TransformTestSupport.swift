@@ -1,4 +1,6 @@
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import Synchronization
 
 /// A publisher that keeps the subscriber an operator hands it, so a test can read that inner

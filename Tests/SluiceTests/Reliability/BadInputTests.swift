@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// API misuse stops the program with a message that says what was wrong, as Combine's

@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // The differential fuzzer (issue 9): random pipelines of operators, demand patterns and

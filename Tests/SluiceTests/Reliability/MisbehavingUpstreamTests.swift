@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// An upstream that breaks the contract on purpose (``TestPublisher``): it sends after its

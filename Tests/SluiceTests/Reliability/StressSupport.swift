@@ -2,6 +2,8 @@ import Testing
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // What the stress suite (StressTests.swift) is built from: the watchdog every test runs under,

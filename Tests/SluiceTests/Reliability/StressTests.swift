@@ -2,6 +2,8 @@ import Testing
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// The stress suite (issue 9): Sluice under real concurrency, each test bounded in time and

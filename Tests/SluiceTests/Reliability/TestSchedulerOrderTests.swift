@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 // TestScheduler's order against a model written over a plain list: actions run by due time,

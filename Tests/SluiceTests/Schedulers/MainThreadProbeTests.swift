@@ -1,6 +1,8 @@
 import XCTest
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 
 /// Facts about the test environment that the main-thread tests rely on: XCTest runs test
 /// methods on the main thread (Swift Testing's `@MainActor` tests do not, on Linux), and running

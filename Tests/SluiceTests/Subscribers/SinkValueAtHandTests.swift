@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 
 /// `Just`, and `Optional.Publisher` and `Result.Publisher` with a value, hand a `Sink` its value

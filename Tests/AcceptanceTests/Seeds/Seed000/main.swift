@@ -12,6 +12,8 @@
 import Foundation
 import Synchronization
 import Sluice
+import SluiceExtras
+import SluiceSchedulers
 import SluiceTesting
 #if canImport(CoreFoundation)
 import CoreFoundation

@@ -1,3 +1,4 @@
+import Sluice
 import Foundation
 
 /// A type-erasing scheduler that forwards everything, options included, to a scheduler with

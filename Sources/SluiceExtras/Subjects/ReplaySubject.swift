@@ -1,3 +1,4 @@
+import Sluice
 /// A subject that replays its last values to each new subscriber (beyond Combine; RxSwift's
 /// `ReplaySubject`).
 ///

@@ -1,3 +1,5 @@
+import Sluice
+
 // Call-site recording has names of its own: an overload of `sink` or `assign(to:on:)` with extra
 // defaulted parameters would win over Combine's own signatures in calls written out, and code
 // that adds an overload of its own (`assign(to:on:ownership:)`, calling `assign(to:on:)` inside)
@@ -19,7 +21,7 @@ extension Publisher {
         // The closures are moved (not copied) into the sink, and the sink into the cancellable.
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
                                                      receiveValue: receiveValue,
-                                                     site: CallSite(fileID: fileID, line: line))
+                                                     site: SubscriberSite(fileID: fileID, line: line))
         subscribe(sink)
         return Subscribers.Sink.cancellable(for: sink)
     }
@@ -43,7 +45,7 @@ extension Publisher where Failure == Never {
     @inlinable
     public func trackedAssign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
                                     fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
-        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, site: CallSite(fileID: fileID, line: line))
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, site: SubscriberSite(fileID: fileID, line: line))
         subscribe(subscriber)
         return AnyCancellable(subscriber)
     }

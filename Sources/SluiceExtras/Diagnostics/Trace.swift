@@ -1,3 +1,4 @@
+import Sluice
 import Synchronization
 
 /// A thread-safe log of signals recorded by ``Publisher/trace(_:to:)``: for each signal, what

@@ -1,3 +1,4 @@
+import Sluice
 extension Future where Failure == Never {
     /// Creates a future that runs an `async` closure and publishes its result (beyond Combine).
     ///

@@ -1,13 +1,14 @@
+import Sluice
 import Foundation
 
 /// A scheduler that runs every action at once, synchronously, with a clock that stands still,
 /// in any scheduler's time type.
 ///
-/// Combine's ``ImmediateScheduler`` has a time type of its own, so it cannot stand in for a
-/// `DispatchQueue` behind `AnySchedulerOf<DispatchQueue>`; this one can:
+/// Combine's non-generic `ImmediateScheduler` has a time type of its own, so it cannot stand in
+/// for a `DispatchQueue` behind `AnySchedulerOf<DispatchQueue>`; this one can:
 /// `AnyScheduler(DispatchQueue.immediate)` makes a model's work synchronous in a test. A
 /// repeating action runs once.
-public struct InstantScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+public struct ImmediateScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
 {
     /// The scheduler's fixed notion of now.
@@ -39,25 +40,25 @@ public struct InstantScheduler<SchedulerTimeType: Strideable, SchedulerOptions>:
 }
 
 /// The instant scheduler with a scheduler's time and options types.
-public typealias InstantSchedulerOf<S: Scheduler> = InstantScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+public typealias ImmediateSchedulerOf<S: Scheduler> = ImmediateScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 
 extension DispatchQueue {
     /// A scheduler with dispatch time that runs everything at once.
-    public static var immediate: InstantSchedulerOf<DispatchQueue> {
-        InstantScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    public static var immediate: ImmediateSchedulerOf<DispatchQueue> {
+        ImmediateScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
     }
 }
 
 extension RunLoop {
     /// A scheduler with run loop time that runs everything at once.
-    public static var immediate: InstantSchedulerOf<RunLoop> {
-        InstantScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    public static var immediate: ImmediateSchedulerOf<RunLoop> {
+        ImmediateScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
     }
 }
 
 extension OperationQueue {
     /// A scheduler with operation queue time that runs everything at once.
-    public static var immediate: InstantSchedulerOf<OperationQueue> {
-        InstantScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    public static var immediate: ImmediateSchedulerOf<OperationQueue> {
+        ImmediateScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
     }
 }

@@ -1,4 +1,5 @@
-import Synchronization
+import Foundation
+import Sluice
 
 /// Process-wide debugging hooks: what happens when a queue assertion fails, who hears about
 /// failures that reach a `sink`, and a registry of the `sink`/`assign` subscriptions that are
@@ -57,8 +58,8 @@ public enum DebugHooks {
     /// `fatalError` and the failure's description; install a handler to log instead, or to turn
     /// the failure into a test failure.
     public static var queueAssertionHandler: (@Sendable (QueueAssertionFailure) -> Void)? {
-        get { storage.lock.locked { storage.queueAssertionHandler } }
-        set { storage.lock.locked { storage.queueAssertionHandler = newValue } }
+        get { storage.lock.withLock { storage.queueAssertionHandler } }
+        set { storage.lock.withLock { storage.queueAssertionHandler = newValue } }
     }
 
     // MARK: Failures reaching subscribers
@@ -82,10 +83,14 @@ public enum DebugHooks {
     /// its `receiveCompletion` closure runs: the place to log errors a `receiveCompletion: { _ in }`
     /// would swallow, with the line that subscribed. `nil` by default.
     public static var failureHandler: (@Sendable (SubscriberFailure) -> Void)? {
-        get { storage.lock.locked { storage.failureHandler } }
+        get { storage.lock.withLock { storage.failureHandler } }
         set {
-            storage.lock.locked { storage.failureHandler = newValue }
-            failureHandlerInstalled.store(newValue != nil, ordering: .releasing)
+            storage.lock.withLock { storage.failureHandler = newValue }
+            SubscriberRegistry.failureHandler = newValue.map { handler in
+                { @Sendable subscriber, site, error in
+                    handler(SubscriberFailure(subscriber: subscriber, site: site.map(CallSite.init), error: error))
+                }
+            }
         }
     }
 
@@ -111,71 +116,31 @@ public enum DebugHooks {
     /// nobody cancelled: typically a cancellable stored for ever, or a subscription made in a
     /// loop.
     public static var tracksLiveSubscriptions: Bool {
-        get { tracking.load(ordering: .acquiring) }
-        set { tracking.store(newValue, ordering: .releasing) }
+        get { SubscriberRegistry.tracking.load(ordering: .acquiring) }
+        set { SubscriberRegistry.tracking.store(newValue, ordering: .releasing) }
     }
 
     /// The tracked subscriptions still alive, oldest first.
     public static var liveSubscriptions: [LiveSubscription] {
-        storage.lock.locked { storage.live.values.sorted { $0.id < $1.id } }
+        SubscriberRegistry.liveEntries.map {
+            LiveSubscription(id: $0.id, subscriber: $0.subscriber, site: CallSite($0.site))
+        }
     }
 
-    // MARK: Internals called from inlinable subscribers
-
-    @usableFromInline
-    internal static let tracking = Atomic<Bool>(false)
-
-    @usableFromInline
-    internal static let failureHandlerInstalled = Atomic<Bool>(false)
+    // MARK: Internals
 
     private final class Storage: @unchecked Sendable {
-        let lock = Lock()
+        let lock = NSLock()
         var queueAssertionHandler: (@Sendable (QueueAssertionFailure) -> Void)?
         var failureHandler: (@Sendable (SubscriberFailure) -> Void)?
-        var live: [UInt64: LiveSubscription] = [:]
-        var nextID: UInt64 = 0
     }
 
     private static let storage = Storage()
 
-    /// Whether a new subscriber should register itself.
-    @inlinable
-    internal static var isTracking: Bool { tracking.load(ordering: .relaxed) }
-
-    /// Whether a failure handler is installed.
-    @inlinable
-    internal static var reportsFailures: Bool { failureHandlerInstalled.load(ordering: .relaxed) }
-
-    /// Registers a live subscription; the result is its id, never 0.
-    @usableFromInline
-    internal static func beginTracking(subscriber: String, site: CallSite) -> UInt64 {
-        storage.lock.locked {
-            storage.nextID += 1
-            let id = storage.nextID
-            storage.live[id] = LiveSubscription(id: id, subscriber: subscriber, site: site)
-            return id
-        }
-    }
-
-    /// Removes a live subscription (0, an untracked one, is ignored).
-    @usableFromInline
-    internal static func endTracking(_ id: UInt64) {
-        guard id != 0 else { return }
-        _ = storage.lock.locked { storage.live.removeValue(forKey: id) }
-    }
-
-    /// Reports a failure that reached a subscriber, if anyone listens.
-    @usableFromInline
-    internal static func subscriberFailed(_ subscriber: String, site: CallSite?, error: any Error) {
-        guard failureHandlerInstalled.load(ordering: .acquiring),
-              let handler = storage.lock.locked({ storage.failureHandler }) else { return }
-        handler(SubscriberFailure(subscriber: subscriber, site: site, error: error))
-    }
-
     /// Reports a failed queue assertion: to the handler, or by stopping the process.
     @usableFromInline
     internal static func queueAssertionFailed(_ failure: QueueAssertionFailure) {
-        if let handler = storage.lock.locked({ storage.queueAssertionHandler }) {
+        if let handler = storage.lock.withLock({ storage.queueAssertionHandler }) {
             handler(failure)
         } else {
             fatalError(failure.description)

@@ -1,3 +1,4 @@
+import Sluice
 extension AsyncSequence where Self: Sendable {
     /// A publisher that publishes the elements of this asynchronous sequence (beyond Combine).
     ///

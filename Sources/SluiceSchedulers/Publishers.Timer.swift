@@ -1,3 +1,4 @@
+import Sluice
 extension Publishers {
     /// A connectable publisher that emits the scheduler's current time on a fixed interval, on
     /// any scheduler.

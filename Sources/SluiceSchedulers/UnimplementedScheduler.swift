@@ -29,7 +29,7 @@ public struct UnimplementedScheduler<SchedulerTimeType: Strideable, SchedulerOpt
     }
 
     private func fail(_ what: String) {
-        TestFailure.report("\(name) (created at \(fileID):\(line)) \(what), but it is unimplemented",
+        SchedulerIssue.report("\(name) (created at \(fileID):\(line)) \(what), but it is unimplemented",
                            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 

@@ -7,8 +7,8 @@ import Sluice
 /// nearest to it: exact for integer-nanosecond strides such as Dispatch's, and rounded to the
 /// microsecond for `TimeInterval`-based ones such as RunLoop's, whose `Date` clocks cannot hold
 /// nanoseconds.
-enum VirtualTime {
-    static func duration<S: Comparable & SignedNumeric & SchedulerTimeIntervalConvertible>(of stride: S) -> Duration {
+package enum VirtualTime {
+    package static func duration<S: Comparable & SignedNumeric & SchedulerTimeIntervalConvertible>(of stride: S) -> Duration {
         if stride < .zero { return .zero - duration(of: .zero - stride) }
         var high = 1
         while S.nanoseconds(high) <= stride && high < (1 << 62) { high <<= 1 }
@@ -29,22 +29,22 @@ enum VirtualTime {
     }
 
     /// Whether the stride type rounds like floating point (0.1 s + 0.2 s ≠ 0.3 s).
-    static func isFloatingPoint<S: SignedNumeric & SchedulerTimeIntervalConvertible>(_: S.Type) -> Bool {
+    package static func isFloatingPoint<S: SignedNumeric & SchedulerTimeIntervalConvertible>(_: S.Type) -> Bool {
         S.milliseconds(100) + S.milliseconds(200) != S.milliseconds(300)
     }
 
-    static func stride<S: SchedulerTimeIntervalConvertible>(of duration: Duration) -> S {
+    package static func stride<S: SchedulerTimeIntervalConvertible>(of duration: Duration) -> S {
         .nanoseconds(nanoseconds(duration))
     }
 
-    static func nanoseconds(_ duration: Duration) -> Int {
+    package static func nanoseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 
     /// `0`, `300 ms`, `1.5 s`, `250 µs`, `7 ns`: the largest unit the time reaches, with exact
     /// decimals.
-    static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let ns = nanoseconds(duration)
         if ns == 0 { return "0" }
         let sign = ns < 0 ? "-" : ""

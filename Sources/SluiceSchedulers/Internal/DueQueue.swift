@@ -1,3 +1,4 @@
+import Sluice
 /// The test scheduler's queue: entries ordered by due time and, among entries due at the same
 /// instant, by sequence number (the order they were scheduled in).
 ///
@@ -14,9 +15,9 @@
 /// entries, as do repeating actions coming round again (they keep their first sequence number,
 /// which would break a bucket's order). The next entry is the earlier of the two fronts.
 @usableFromInline
-internal struct DueQueue<Time: Comparable> {
+package struct DueQueue<Time: Comparable> {
     @usableFromInline
-    internal struct Entry {
+    package struct Entry {
         @usableFromInline var due: Time
         @usableFromInline var sequence: UInt64
         @usableFromInline var slot: Int
@@ -36,7 +37,7 @@ internal struct DueQueue<Time: Comparable> {
 
     /// The entries due at one instant, in sequence order; those before `head` have been taken.
     @usableFromInline
-    internal struct Bucket {
+    package struct Bucket {
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var head = 0
 
@@ -45,7 +46,7 @@ internal struct DueQueue<Time: Comparable> {
     }
 
     @inlinable
-    internal static var maximumBuckets: Int { 1024 }
+    package static var maximumBuckets: Int { 1024 }
 
     /// The instants that have a bucket, ascending, from `indexHead` on (the slots before it are
     /// spent, and reused by an instant earlier than all the others); `bucketOf[i]` is the bucket

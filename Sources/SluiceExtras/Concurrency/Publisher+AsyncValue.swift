@@ -1,3 +1,4 @@
+import Sluice
 /// The error ``Publisher/firstValue`` and ``Publisher/lastValue`` throw when the publisher
 /// finishes without publishing a value (beyond Combine).
 public struct FinishedWithoutValueError: Error, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Sluice
 extension Scheduler {
     /// Suspends the current task for at least `duration` of the scheduler's time (beyond
     /// Combine).

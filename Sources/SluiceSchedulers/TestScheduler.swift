@@ -205,7 +205,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             guard let action = popDue(before: nil) else { break }
             steps += 1
             if steps > maxSteps {
-                TestFailure.report(
+                SchedulerIssue.report(
                     "TestScheduler.run() stopped after \(maxSteps) actions with \(pendingActionCount) still pending: "
                         + "a repeating action or a publisher that keeps rescheduling never lets it finish; use advance(by:) instead",
                     fileID: fileID, filePath: filePath, line: line, column: column)
@@ -258,7 +258,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             }
         }
         if let stalled {
-            TestFailure.report("TestScheduler: a repeating action with an interval of \(stalled.interval) fired and was "
+            SchedulerIssue.report("TestScheduler: a repeating action with an interval of \(stalled.interval) fired and was "
                 + "not cancelled; it would fire forever at one instant, so it was dropped")
             withExtendedLifetime(stalled.action) {}
         }

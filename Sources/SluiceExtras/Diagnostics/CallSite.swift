@@ -1,3 +1,5 @@
+import Sluice
+
 /// A place in the source: the file and line a subscriber or a diagnostic operator was created
 /// at, captured with `#fileID` and `#line` at the call.
 ///
@@ -15,6 +17,16 @@ public struct CallSite: Sendable, Hashable, CustomStringConvertible {
         self.fileID = fileID
         self.line = line
     }
+
+    /// The site a tracked subscriber recorded.
+    @inlinable
+    internal init(_ site: SubscriberSite) {
+        self.init(fileID: site.fileID, line: site.line)
+    }
+
+    /// The form Sluice's subscribers record.
+    @inlinable
+    internal var subscriberSite: SubscriberSite { SubscriberSite(fileID: fileID, line: line) }
 
     /// `Module/File.swift:42`.
     public var description: String { "\(fileID):\(line)" }
