@@ -177,7 +177,7 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
 /// main-actor closures on the main thread, where Swift's isolation check is satisfied.
 public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable {
     private init() {
-        super.init(queue: .main, engine: AnyScheduler(UIScheduler.shared))
+        super.init(queue: .main, engine: UIScheduler.shared.erasedToDispatchOptions)
     }
 
     /// RxSwift's `MainScheduler.instance`: inline on the main thread when nothing is queued, else
@@ -186,7 +186,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
 
     /// RxSwift's `MainScheduler.asyncInstance`: always the main queue, even from the main thread.
     /// Sluice: `UIScheduler.asynchronous`.
-    public static let asyncInstance = SerialDispatchQueueScheduler(queue: .main, engine: AnyScheduler(UIScheduler.asynchronous))
+    public static let asyncInstance = SerialDispatchQueueScheduler(queue: .main, engine: UIScheduler.asynchronous.erasedToDispatchOptions)
 
     /// Stops the process unless called on the main thread (RxSwift's
     /// `MainScheduler.ensureRunningOnMainThread`). SluiceRx's own (Sluice has no counterpart).
@@ -240,8 +240,8 @@ public final class ConcurrentMainScheduler: SchedulerType, @unchecked Sendable {
     /// Sluice: `UIScheduler.shared`.
     public static let instance = ConcurrentMainScheduler()
 
-    /// `AnyScheduler(UIScheduler.shared)` (RxSwift has no counterpart). Sluice: `AnyScheduler`.
-    public let sluiceScheduler: RxEngineScheduler = AnyScheduler(UIScheduler.shared)
+    /// `UIScheduler.shared`, erased behind dispatch-queue options (RxSwift has no counterpart). Sluice: `AnyScheduler`.
+    public let sluiceScheduler: RxEngineScheduler = UIScheduler.shared.erasedToDispatchOptions
 
     private init() {}
 }
@@ -313,5 +313,20 @@ extension DispatchTimeInterval {
         case .never: return .max
         @unknown default: return .max
         }
+    }
+}
+
+extension UIScheduler {
+    /// This scheduler erased to dispatch-queue options, which it ignores: the engine type that
+    /// SluiceRx's main and dispatch schedulers share (`UIScheduler` itself takes no options).
+    var erasedToDispatchOptions: AnySchedulerOf<DispatchQueue> {
+        AnyScheduler(minimumTolerance: { self.minimumTolerance }, now: { self.now },
+                     scheduleImmediately: { _, action in self.schedule(options: nil, action) },
+                     delayed: { date, tolerance, _, action in
+                         self.schedule(after: date, tolerance: tolerance, options: nil, action)
+                     },
+                     interval: { date, interval, tolerance, _, action in
+                         self.schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
+                     })
     }
 }

@@ -100,6 +100,9 @@ extension AnyScheduler where SchedulerTimeType == DispatchQueue.SchedulerTimeTyp
     public static func global(qos: DispatchQoS.QoSClass = .default) -> Self { AnyScheduler(DispatchQueue.global(qos: qos)) }
     /// `DispatchQueue.immediate`, erased.
     public static var immediate: Self { AnyScheduler(DispatchQueue.immediate) }
+}
+
+extension AnyScheduler where SchedulerTimeType == DispatchQueue.SchedulerTimeType, SchedulerOptions == Never {
     /// `UIScheduler.shared`, erased: inline on the main thread when nothing is queued.
     public static var shared: Self { AnyScheduler(UIScheduler.shared) }
 }

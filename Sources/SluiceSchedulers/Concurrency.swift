@@ -1,7 +1,10 @@
 import Sluice
+
+/// combine-schedulers' name for Combine's `Scheduler` protocol, for code that spells it so.
+public typealias _CombineScheduler = Scheduler
+
 extension Scheduler {
-    /// Suspends the current task for at least `duration` of the scheduler's time (beyond
-    /// Combine).
+    /// Suspends the current task for at least `duration` of the scheduler's time.
     ///
     /// The wake-up is scheduled on the scheduler before the task suspends. If the task is
     /// cancelled, the scheduled work is cancelled and this throws `CancellationError` at once.
@@ -10,8 +13,7 @@ extension Scheduler {
         try await sleep(until: now.advanced(by: duration), tolerance: tolerance, options: options)
     }
 
-    /// Suspends the current task until the scheduler's time reaches `deadline` (beyond
-    /// Combine).
+    /// Suspends the current task until the scheduler's time reaches `deadline`.
     ///
     /// The wake-up is scheduled on the scheduler before the task suspends. If the task is
     /// cancelled, the scheduled work is cancelled and this throws `CancellationError` at once.
@@ -34,11 +36,19 @@ extension Scheduler {
         }
     }
 
+    /// How much of the scheduler's time `work` takes: `now` before and after it. On a test
+    /// scheduler, the time the actions it ran in between moved the clock.
+    public func measure(_ work: () throws -> Void) rethrows -> SchedulerTimeType.Stride {
+        let start = now
+        try work()
+        return start.distance(to: now)
+    }
+
     /// An interval long enough that a sleep's timer never fires twice before it is cancelled.
     private static var sleepRepeatInterval: SchedulerTimeType.Stride { .seconds(86_400) }
 
     /// An asynchronous sequence of the scheduler's time, one element every `interval`, the
-    /// first `interval` from now (beyond Combine).
+    /// first `interval` from now.
     ///
     /// The repeating work is scheduled when the stream is made and cancelled when the stream
     /// terminates: when the iterating task is cancelled, the loop ends, or the stream goes

@@ -215,6 +215,74 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         }
     }
 
+    // MARK: Async forms, for tasks that wait on the scheduler
+
+    /// Advances the clock by `stride` as ``advance(by:)`` does, but lets other tasks run before
+    /// each action and after the last: a task that sleeps on this scheduler (`sleep(for:)`),
+    /// consumes its `timer`, or awaits a publisher scheduled on it reaches its next suspension
+    /// before time moves on.
+    ///
+    /// In async code this is the form that `advance(by:)` resolves to, so it is written with
+    /// `await`; the synchronous form stays for synchronous tests.
+    @MainActor
+    public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
+        await advance(to: now.advanced(by: stride))
+    }
+
+    /// Advances the clock to `instant` as ``advance(to:)`` does, letting other tasks run before
+    /// each action and after the last (see ``advance(by:)-async``).
+    @MainActor
+    public func advance(to instant: SchedulerTimeType) async {
+        let limit = lock.locked { Swift.max(currentTime, instant) }
+        while true {
+            await Self.letOtherTasksRun()
+            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
+            guard let action = popDue(before: limit) else { break }
+            action()
+        }
+        lock.locked { currentTime = Swift.max(currentTime, instant) }
+    }
+
+    /// Runs actions, advancing the clock to each one's due time, until none is left, letting
+    /// other tasks run before each action and after the last, so that a task consuming a
+    /// `timer` with `prefix(_:)` finishes and its timer is cancelled before `run()` looks for
+    /// more work. Stops with a test failure after `maxSteps` actions, as the synchronous form does.
+    @MainActor
+    public func run(maxSteps: Int = 10_000_000, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                    line: UInt = #line, column: UInt = #column) async {
+        var steps = 0
+        while true {
+            await Self.letOtherTasksRun()
+            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
+            guard let action = popDue(before: nil) else { break }
+            steps += 1
+            if steps > maxSteps {
+                SchedulerIssue.report(
+                    "TestScheduler.run() stopped after \(maxSteps) actions with \(pendingActionCount) still pending: "
+                        + "a repeating action or a publisher that keeps rescheduling never lets it finish; use advance(by:) instead",
+                    fileID: fileID, filePath: filePath, line: line, column: column)
+                return
+            }
+            action()
+        }
+    }
+
+    /// How many times the async forms hand the thread to other tasks before each step: each
+    /// time a round trip through a task on the global executor, so a task started with `Task {}`
+    /// gets there and runs to its next suspension (a sleep registering on this scheduler, a
+    /// stream's consumer taking a value). Twenty covers a task that awaits a few hops; the
+    /// `SLUICE_TEST_SCHEDULER_YIELDS` environment variable changes it.
+    static var yieldCount: Int {
+        let configured = ProcessInfo.processInfo.environment["SLUICE_TEST_SCHEDULER_YIELDS"].flatMap(Int.init)
+        return Swift.min(Swift.max(configured ?? 20, 0), 10_000)
+    }
+
+    static func letOtherTasksRun() async {
+        for _ in 0..<yieldCount {
+            await Task.detached(priority: .background) { await Task.yield() }.value
+        }
+    }
+
     /// Removes the next action due at or before `limit` (any, if `limit` is nil), moves the clock
     /// to its due time, and re-queues it if it repeats. Returns its action.
     @inlinable

@@ -13,11 +13,12 @@ import Synchronization
 /// `MainScheduler.asyncInstance`. Both run on the main thread, so a `@MainActor` closure after a
 /// `receive(on:)` to either satisfies Swift's main-actor check.
 ///
-/// Its time and options types are `DispatchQueue`'s (options are ignored), so it fits wherever
-/// an `AnySchedulerOf<DispatchQueue>` does.
+/// Its time type is `DispatchQueue`'s and it takes no options (`Never`), as in combine-schedulers:
+/// erased, it is an `AnySchedulerOf<UIScheduler>` (``AnyScheduler/shared``), not an
+/// `AnySchedulerOf<DispatchQueue>`.
 public struct UIScheduler: Scheduler, Sendable {
     public typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
-    public typealias SchedulerOptions = DispatchQueue.SchedulerOptions
+    public typealias SchedulerOptions = Never
 
     /// Runs work inline on the main thread when nothing of its own is queued.
     public static let shared = UIScheduler(inline: true)
@@ -39,7 +40,7 @@ public struct UIScheduler: Scheduler, Sendable {
 
     public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
 
-    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    public func schedule(options: SchedulerOptions? = nil, _ action: @escaping () -> Void) {
         if inline, MainActorContext.isCurrent, UIScheduler.queued.load(ordering: .acquiring) == 0 {
             action()
             return
@@ -52,14 +53,26 @@ public struct UIScheduler: Scheduler, Sendable {
     }
 
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping () -> Void) {
+                         options: SchedulerOptions? = nil, _ action: @escaping () -> Void) {
         DispatchQueue.main.schedule(after: date, tolerance: tolerance, options: nil, action)
     }
 
     @discardableResult
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions? = nil,
                          _ action: @escaping () -> Void) -> Cancellable {
         DispatchQueue.main.schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
+    }
+}
+
+extension UIScheduler {
+    /// A scheduler with the main queue's time type that runs everything at once.
+    public static var immediate: ImmediateSchedulerOf<UIScheduler> {
+        ImmediateScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    }
+
+    /// A new test scheduler with the main queue's time type and no options.
+    public static var test: TestSchedulerOf<UIScheduler> {
+        TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
     }
 }

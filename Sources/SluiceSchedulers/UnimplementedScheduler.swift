@@ -9,8 +9,11 @@ import Sluice
 public struct UnimplementedScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
 {
-    /// The name used in failure messages.
+    /// The name used in failure messages (combine-schedulers' `prefix`).
     public let name: String
+
+    /// The name used in failure messages, under combine-schedulers' name for it.
+    public var prefix: String { name }
     private let fixedNow: SchedulerTimeType
     private let fileID: StaticString
     private let filePath: StaticString
@@ -67,32 +70,78 @@ public struct UnimplementedScheduler<SchedulerTimeType: Strideable, SchedulerOpt
 /// The unimplemented scheduler with a scheduler's time and options types.
 public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 
+// combine-schedulers' spellings: `DispatchQueue.unimplemented` (a value) and
+// `DispatchQueue.unimplemented("Search")`, the same for RunLoop and OperationQueue, and erased
+// forms on `AnyScheduler`. Failures are reported at the call that made the scheduler.
+
 extension DispatchQueue {
     /// A dispatch-time scheduler that fails the test if used.
-    public static func unimplemented(_ name: String = "DispatchQueue", fileID: StaticString = #fileID,
+    public static var unimplemented: UnimplementedSchedulerOf<DispatchQueue> { unimplemented("DispatchQueue") }
+
+    /// A dispatch-time scheduler named `prefix` in its failures, that fails the test if used.
+    public static func unimplemented(_ prefix: String, fileID: StaticString = #fileID,
                                      filePath: StaticString = #filePath, line: UInt = #line,
                                      column: UInt = #column) -> UnimplementedSchedulerOf<DispatchQueue> {
-        UnimplementedScheduler(name, now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)),
+        UnimplementedScheduler(prefix, now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)),
                                fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
 extension RunLoop {
     /// A run-loop-time scheduler that fails the test if used.
-    public static func unimplemented(_ name: String = "RunLoop", fileID: StaticString = #fileID,
+    public static var unimplemented: UnimplementedSchedulerOf<RunLoop> { unimplemented("RunLoop") }
+
+    /// A run-loop-time scheduler named `prefix` in its failures, that fails the test if used.
+    public static func unimplemented(_ prefix: String, fileID: StaticString = #fileID,
                                      filePath: StaticString = #filePath, line: UInt = #line,
                                      column: UInt = #column) -> UnimplementedSchedulerOf<RunLoop> {
-        UnimplementedScheduler(name, now: SchedulerTimeType(Date(timeIntervalSince1970: 0)),
+        UnimplementedScheduler(prefix, now: SchedulerTimeType(Date(timeIntervalSince1970: 0)),
                                fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
 extension OperationQueue {
     /// An operation-queue-time scheduler that fails the test if used.
-    public static func unimplemented(_ name: String = "OperationQueue", fileID: StaticString = #fileID,
+    public static var unimplemented: UnimplementedSchedulerOf<OperationQueue> { unimplemented("OperationQueue") }
+
+    /// An operation-queue-time scheduler named `prefix` in its failures, that fails the test if used.
+    public static func unimplemented(_ prefix: String, fileID: StaticString = #fileID,
                                      filePath: StaticString = #filePath, line: UInt = #line,
                                      column: UInt = #column) -> UnimplementedSchedulerOf<OperationQueue> {
-        UnimplementedScheduler(name, now: SchedulerTimeType(Date(timeIntervalSince1970: 0)),
+        UnimplementedScheduler(prefix, now: SchedulerTimeType(Date(timeIntervalSince1970: 0)),
                                fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+extension AnyScheduler where SchedulerTimeType == DispatchQueue.SchedulerTimeType, SchedulerOptions == DispatchQueue.SchedulerOptions {
+    /// `DispatchQueue.unimplemented`, erased.
+    public static var unimplemented: Self { AnyScheduler(DispatchQueue.unimplemented) }
+
+    /// `DispatchQueue.unimplemented(prefix)`, erased.
+    public static func unimplemented(_ prefix: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                                     line: UInt = #line, column: UInt = #column) -> Self {
+        AnyScheduler(DispatchQueue.unimplemented(prefix, fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+}
+
+extension AnyScheduler where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
+    /// `RunLoop.unimplemented`, erased.
+    public static var unimplemented: Self { AnyScheduler(RunLoop.unimplemented) }
+
+    /// `RunLoop.unimplemented(prefix)`, erased.
+    public static func unimplemented(_ prefix: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                                     line: UInt = #line, column: UInt = #column) -> Self {
+        AnyScheduler(RunLoop.unimplemented(prefix, fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+}
+
+extension AnyScheduler where SchedulerTimeType == OperationQueue.SchedulerTimeType, SchedulerOptions == OperationQueue.SchedulerOptions {
+    /// `OperationQueue.unimplemented`, erased.
+    public static var unimplemented: Self { AnyScheduler(OperationQueue.unimplemented) }
+
+    /// `OperationQueue.unimplemented(prefix)`, erased.
+    public static func unimplemented(_ prefix: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                                     line: UInt = #line, column: UInt = #column) -> Self {
+        AnyScheduler(OperationQueue.unimplemented(prefix, fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }

@@ -44,13 +44,13 @@ struct TestSchedulerClockTests {
         #expect(journal.all == [], "nothing runs before the clock is advanced")
         #expect(scheduler.sleeperCount == 0)
 
-        scheduler.advance(by: .milliseconds(999))
+        await scheduler.advance(by: .milliseconds(999))
         #expect(journal.all == ["started"])
         #expect(scheduler.sleeperCount == 1)
         #expect(scheduler.pendingActionCount == 1)
         #expect(scheduler.nextDueDate == scheduler.now.advanced(by: .milliseconds(1)))
 
-        scheduler.advance(by: .milliseconds(1))
+        await scheduler.advance(by: .milliseconds(1))
         #expect(journal.all == ["started", "woke"])
         #expect(scheduler.sleeperCount == 0)
         #expect(scheduler.pendingActionCount == 0)
@@ -71,7 +71,7 @@ struct TestSchedulerClockTests {
             try await clock.sleep(for: .seconds(1))
             journal.append("async 2")
         }
-        scheduler.advance(by: .seconds(2))
+        await scheduler.advance(by: .seconds(2))
         #expect(journal.all == ["combine 0.5", "async 1", "combine 1.25", "combine 1.5", "async 2"])
         #expect(scheduler.now == start.advanced(by: .seconds(2)))
         try await task.value
@@ -84,11 +84,11 @@ struct TestSchedulerClockTests {
         let task = Task(executorPreference: scheduler) {
             try await pollThreeTimes(clock: clock, journal: journal)
         }
-        scheduler.advance(by: .seconds(2))
+        await scheduler.advance(by: .seconds(2))
         #expect(journal.all == ["poll 1", "poll 2"])
-        scheduler.advance(by: .milliseconds(999))
+        await scheduler.advance(by: .milliseconds(999))
         #expect(journal.all == ["poll 1", "poll 2"])
-        scheduler.advance(by: .milliseconds(1))
+        await scheduler.advance(by: .milliseconds(1))
         #expect(journal.all == ["poll 1", "poll 2", "poll 3"])
         try await task.value
     }
@@ -99,7 +99,7 @@ struct TestSchedulerClockTests {
         let task = Task(executorPreference: scheduler) {
             try await pollThreeTimes(clock: scheduler.clock, journal: journal)
         }
-        scheduler.run()
+        await scheduler.run()
         #expect(journal.all == ["poll 1", "poll 2", "poll 3"])
         #expect(scheduler.now == DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .seconds(3)))
         try await task.value
@@ -122,9 +122,9 @@ struct TestSchedulerClockTests {
                 try await group.waitForAll()
             }
         }
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(journal.all == ["child 1 -> 1"])
-        scheduler.advance(by: .seconds(2))
+        await scheduler.advance(by: .seconds(2))
         #expect(journal.all == ["child 1 -> 1", "child 2 -> 2", "child 3 -> 3"])
         try await task.value
     }
@@ -138,9 +138,9 @@ struct TestSchedulerClockTests {
         }
         await scheduler.waitForSleepers()
         #expect(scheduler.sleeperCount == 1)
-        scheduler.advance(by: .seconds(4))
+        await scheduler.advance(by: .seconds(4))
         #expect(scheduler.sleeperCount == 1)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(try await task.value == "done")
         #expect(scheduler.sleeperCount == 0)
     }
@@ -155,7 +155,7 @@ struct TestSchedulerClockTests {
             }
         }
         await scheduler.waitForSleepers(3)
-        scheduler.advance(by: .seconds(3))
+        await scheduler.advance(by: .seconds(3))
         var results: [Int] = []
         for task in tasks { results.append(try await task.value) }
         #expect(results == [1, 2, 3])
@@ -173,15 +173,15 @@ struct TestSchedulerClockTests {
                 journal.append("threw \(type(of: error))")
             }
         }
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(scheduler.pendingActionCount == 1)
         task.cancel()
         #expect(scheduler.pendingActionCount == 0, "the wake-up left the queue at once")
         #expect(scheduler.sleeperCount == 0)
-        scheduler.advance()
+        await scheduler.advance()
         #expect(journal.all == ["threw CancellationError"])
         await task.value
-        scheduler.advance(by: .seconds(20))
+        await scheduler.advance(by: .seconds(20))
         #expect(journal.all == ["threw CancellationError"])
     }
 
@@ -197,7 +197,7 @@ struct TestSchedulerClockTests {
             }
         }
         task.cancel()
-        scheduler.advance()
+        await scheduler.advance()
         #expect(await task.value == "CancellationError")
         #expect(scheduler.pendingActionCount == 0)
     }
@@ -222,7 +222,7 @@ struct TestSchedulerClockTests {
     @Test func aDeadlineThatIsNotInTheFutureReturnsAtOnce() async throws {
         let scheduler = DispatchQueue.test
         let clock = scheduler.clock
-        scheduler.advance(by: .seconds(5))
+        await scheduler.advance(by: .seconds(5))
         try await clock.sleep(until: clock.now)
         try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))
         try await clock.sleep(for: .zero)
@@ -248,10 +248,10 @@ struct TestSchedulerClockTests {
         let task = Task(executorPreference: runLoop) {
             try await runLoop.clock.sleep(for: .milliseconds(250))
         }
-        runLoop.advance(by: .milliseconds(250))
+        await runLoop.advance(by: .milliseconds(250))
         try await task.value
         #expect(runLoopStart.duration(to: runLoop.clock.now) == .milliseconds(250))
-        queue.advance(by: .seconds(2))
+        await queue.advance(by: .seconds(2))
         #expect(queue.clock.now.time == queue.now)
     }
 
@@ -262,9 +262,9 @@ struct TestSchedulerClockTests {
             try await scheduler.sleep(for: .seconds(2))
             journal.append("slept")
         }
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(scheduler.sleeperCount == 1)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(journal.all == ["slept"])
         try await task.value
     }
@@ -282,11 +282,11 @@ struct TestSchedulerClockTests {
             try await clock.sleep(for: .seconds(2))
             subject.send(3)
         }
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(received == [])
-        scheduler.advance(by: .milliseconds(500))
+        await scheduler.advance(by: .milliseconds(500))
         #expect(received == [2])
-        scheduler.advance(by: .seconds(2))
+        await scheduler.advance(by: .seconds(2))
         #expect(received == [2, 3])
         try await sender.value
         cancellable.cancel()
@@ -304,10 +304,10 @@ struct TestSchedulerClockTests {
                 if ticks == 3 { break }
             }
         }
-        scheduler.advance(by: .seconds(2))
+        await scheduler.advance(by: .seconds(2))
         #expect(journal.all == ["tick at 1", "tick at 2"])
         #expect(scheduler.pendingActionCount == 1)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(journal.all == ["tick at 1", "tick at 2", "tick at 3"])
         #expect(scheduler.pendingActionCount == 0, "leaving the loop cancelled the repeating action")
         await consumer.value
@@ -320,11 +320,11 @@ struct TestSchedulerClockTests {
             for await _ in scheduler.timer(interval: .seconds(1)) { ticks += 1 }
             return ticks
         }
-        scheduler.advance(by: .seconds(3))
+        await scheduler.advance(by: .seconds(3))
         #expect(scheduler.pendingActionCount == 1)
         consumer.cancel()
         #expect(scheduler.pendingActionCount == 0)
-        scheduler.advance()
+        await scheduler.advance()
         #expect(await consumer.value == 3)
     }
 }

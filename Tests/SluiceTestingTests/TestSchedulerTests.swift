@@ -158,7 +158,7 @@ struct TestSchedulerTests {
                 }
             }
         }
-        scheduler.run()
+        await scheduler.run()
         #expect(counter.all.count == 4_000)
     }
 

@@ -70,14 +70,6 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
 }
 
-extension Subscriber {
-    /// Wraps this subscriber with a type eraser.
-    @inlinable
-    public func eraseToAnySubscriber() -> AnySubscriber<Input, Failure> {
-        AnySubscriber(self)
-    }
-}
-
 @usableFromInline
 internal class AnySubscriberBase<Input, Failure: Error>: Subscriber {
     @inlinable

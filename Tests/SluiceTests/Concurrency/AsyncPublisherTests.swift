@@ -75,17 +75,17 @@ struct AsyncPublisherTests {
             for await value in upstream.values { received.append(value) }
             received.append(nil)
         }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.subscriptionCount == 1)
         #expect(upstream.demandLog == [.requested(.max(1))])
         upstream.send(1)
-        steps.advance()
+        await steps.advance()
         #expect(received.all == [1])
         #expect(upstream.demandLog == [.requested(.max(1)), .requested(.max(1))])
         upstream.send(2)
-        steps.advance()
+        await steps.advance()
         upstream.send(completion: .finished)
-        steps.advance()
+        await steps.advance()
         #expect(received.all == [1, 2, nil])
         #expect(upstream.demandLog == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))],
                 "finishing does not cancel")
@@ -110,17 +110,17 @@ struct AsyncPublisherTests {
         let first = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
         let second = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
         let third = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.demandLog == [])
         upstream.sendSubscription()
         #expect(upstream.demandLog == [.requested(.max(3))])
         upstream.send(10)
         upstream.send(20)
-        steps.advance()
+        await steps.advance()
         #expect(await first.value == 10)
         #expect(await second.value == 20)
         upstream.send(completion: .finished)
-        steps.advance()
+        await steps.advance()
         #expect(await third.value == nil)
         withExtendedLifetime(iterator) {}
     }
@@ -133,13 +133,13 @@ struct AsyncPublisherTests {
             for await value in upstream.values { received.append(value) }
             received.append(nil)
         }
-        steps.advance()
+        await steps.advance()
         upstream.send(1)
-        steps.advance()
+        await steps.advance()
         consumer.cancel()
         #expect(upstream.demandLog == [.requested(.max(1)), .requested(.max(1)), .cancelled],
                 "the subscription is cancelled at once, from the cancelling thread")
-        steps.advance()
+        await steps.advance()
         await consumer.value
         #expect(received.all == [1, nil])
         upstream.send(2)
@@ -153,9 +153,9 @@ struct AsyncPublisherTests {
             var iterator = upstream.values.makeAsyncIterator()
             return await iterator.next()
         }
-        steps.advance()
+        await steps.advance()
         consumer.cancel()
-        steps.advance()
+        await steps.advance()
         #expect(await consumer.value == nil)
         upstream.sendSubscription()
         #expect(upstream.demandLog == [.cancelled])
@@ -171,12 +171,12 @@ struct AsyncPublisherTests {
                 if value == 2 { break }
             }
         }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.subscriber != nil)
         upstream.send(1)
-        steps.advance()
+        await steps.advance()
         upstream.send(2)
-        steps.advance()
+        await steps.advance()
         await consumer.value
         #expect(received.all == [1, 2])
         #expect(upstream.subscriber == nil, "the break cancelled the subscription and nothing holds the subscriber")
@@ -188,10 +188,10 @@ struct AsyncPublisherTests {
         let consumer = Task(executorPreference: steps) {
             for await _ in upstream.values {}
         }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.subscriber != nil)
         consumer.cancel()
-        steps.advance()
+        await steps.advance()
         await consumer.value
         #expect(upstream.subscriber == nil)
     }
@@ -201,17 +201,17 @@ struct AsyncPublisherTests {
         let steps = DispatchQueue.test
         let iterator = upstream.values.makeAsyncIterator()
         let waiting = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(completion: .finished)
-        steps.advance()
+        await steps.advance()
         #expect(await waiting.value == nil)
         let later = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         #expect(await later.value == nil)
         #expect(upstream.demandLog == [.requested(.max(1))], "no request after the end, and no cancel")
         let afterwards = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
         afterwards.cancel()
-        steps.advance()
+        await steps.advance()
         #expect(await afterwards.value == nil)
         #expect(upstream.demandLog == [.requested(.max(1))], "cancelling after completion does not cancel upstream")
         withExtendedLifetime(iterator) {}
@@ -249,15 +249,15 @@ struct AsyncPublisherTests {
         let iterator = upstream.values.makeAsyncIterator()
         upstream.send(99)
         let next = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(1)
         upstream.send(98)
-        steps.advance()
+        await steps.advance()
         #expect(await next.value == 1)
         let following = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(2)
-        steps.advance()
+        await steps.advance()
         #expect(await following.value == 2)
         withExtendedLifetime(iterator) {}
     }
@@ -269,9 +269,9 @@ struct AsyncPublisherTests {
         upstream.sendSubscription()
         #expect(upstream.demandLog == [.cancelled])
         let next = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(5)
-        steps.advance()
+        await steps.advance()
         #expect(await next.value == 5)
         withExtendedLifetime(iterator) {}
     }
@@ -285,9 +285,9 @@ struct AsyncPublisherTests {
         let iterator = upstream.values.makeAsyncIterator()
         let first = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
         let second = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.send(5) == .none)
-        steps.advance()
+        await steps.advance()
         #expect(await first.value == nil)
         #expect(await second.value == nil)
         upstream.sendSubscription()
@@ -302,9 +302,9 @@ struct AsyncPublisherTests {
         let steps = DispatchQueue.test
         let iterator = upstream.values.makeAsyncIterator()
         let waiting = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(completion: .finished)
-        steps.advance()
+        await steps.advance()
         #expect(await waiting.value == nil)
         upstream.sendSubscription()
         #expect(upstream.demandLog == [.cancelled])
@@ -333,13 +333,13 @@ struct AsyncPublisherTests {
         let iterator = upstream.values.makeAsyncIterator()
         let first = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
         let second = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(completion: .failure(TestError(code: 7)))
-        steps.advance()
+        await steps.advance()
         await #expect(throws: TestError(code: 7)) { try await first.value }
         #expect(try await second.value == nil)
         let later = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
-        steps.advance()
+        await steps.advance()
         #expect(try await later.value == nil, "a failure is thrown once")
         withExtendedLifetime(iterator) {}
     }
@@ -350,9 +350,9 @@ struct AsyncPublisherTests {
         let iterator = upstream.values.makeAsyncIterator()
         let first = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
         let second = Task(executorPreference: steps) { var copy = iterator; return try await copy.next() }
-        steps.advance()
+        await steps.advance()
         upstream.send(completion: .failure(TestError(code: 4)))
-        steps.advance()
+        await steps.advance()
         await #expect(throws: TestError(code: 4)) { try await first.value }
         #expect(try await second.value == nil)
         upstream.sendSubscription()
@@ -375,13 +375,13 @@ struct AsyncPublisherTests {
         let consumer = Task(executorPreference: steps) {
             for try await value in upstream.values { received.append(value) }
         }
-        steps.advance()
+        await steps.advance()
         upstream.send(1)
-        steps.advance()
+        await steps.advance()
         upstream.send(2)
-        steps.advance()
+        await steps.advance()
         upstream.send(completion: .failure(TestError()))
-        steps.advance()
+        await steps.advance()
         await #expect(throws: TestError()) { try await consumer.value }
         #expect(received.all == [1, 2])
     }
@@ -393,9 +393,9 @@ struct AsyncPublisherTests {
             var iterator = upstream.values.makeAsyncIterator()
             return try await iterator.next()
         }
-        steps.advance()
+        await steps.advance()
         consumer.cancel()
-        steps.advance()
+        await steps.advance()
         #expect(try await consumer.value == nil)
         #expect(upstream.demandLog == [.requested(.max(1)), .cancelled])
     }

@@ -120,11 +120,11 @@ struct PublisherAsyncValueTests {
         let upstream = TestPublisher<Int, TestError>()
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await upstream.firstValue }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.demandLog == [.requested(.max(1))])
         upstream.send(7)
         #expect(upstream.demandLog == [.requested(.max(1)), .cancelled])
-        steps.advance()
+        await steps.advance()
         #expect(try await waiting.value == 7)
     }
 
@@ -149,11 +149,11 @@ struct PublisherAsyncValueTests {
         let upstream = TestPublisher<Int, Never>()
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await upstream.lastValue }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.demandLog == [.requested(.unlimited)])
         waiting.cancel()
         #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
-        steps.advance()
+        await steps.advance()
         await #expect(throws: CancellationError.self) { try await waiting.value }
     }
 
@@ -162,7 +162,7 @@ struct PublisherAsyncValueTests {
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await upstream.firstValue }
         waiting.cancel()
-        steps.advance()
+        await steps.advance()
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(upstream.subscriptionCount == 0)
     }
@@ -171,12 +171,12 @@ struct PublisherAsyncValueTests {
         let upstream = TestPublisher<Int, TestError>()
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await upstream.lastValue }
-        steps.advance()
+        await steps.advance()
         upstream.send(1)
         upstream.send(2)
         upstream.send(3)
         upstream.send(completion: .finished)
-        steps.advance()
+        await steps.advance()
         #expect(try await waiting.value == 3)
         #expect(upstream.demandLog == [.requested(.unlimited)])
     }
@@ -185,10 +185,10 @@ struct PublisherAsyncValueTests {
         let subject = PassthroughSubject<Int, TestError>()
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await subject.lastValue }
-        steps.advance()
+        await steps.advance()
         subject.send(1)
         subject.send(completion: .failure(TestError(code: 5)))
-        steps.advance()
+        await steps.advance()
         await #expect(throws: TestError(code: 5)) { try await waiting.value }
     }
 
@@ -203,10 +203,10 @@ struct PublisherAsyncValueTests {
         let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await upstream.firstValue }
-        steps.advance()
+        await steps.advance()
         #expect(upstream.subscriber != nil)
         upstream.base.send(7)
-        steps.advance()
+        await steps.advance()
         #expect(try await waiting.value == 7)
         #expect(upstream.subscriber == nil, "the subscriber, and the continuation it held, are gone")
     }
@@ -215,10 +215,10 @@ struct PublisherAsyncValueTests {
         let upstream = WeakSubscriberProbe(PassthroughSubject<Int, Never>())
         let steps = DispatchQueue.test
         let waiting = Task(executorPreference: steps) { try await upstream.lastValue }
-        steps.advance()
+        await steps.advance()
         upstream.base.send(1)
         upstream.base.send(completion: .finished)
-        steps.advance()
+        await steps.advance()
         #expect(try await waiting.value == 1)
         #expect(upstream.subscriber == nil)
     }
@@ -230,10 +230,10 @@ struct PublisherAsyncValueTests {
             let waiting = Task(executorPreference: steps) {
                 if mode == "first" { try await upstream.firstValue } else { try await upstream.lastValue }
             }
-            steps.advance()
+            await steps.advance()
             #expect(upstream.subscriber != nil)
             waiting.cancel()
-            steps.advance()
+            await steps.advance()
             await #expect(throws: CancellationError.self) { try await waiting.value }
             #expect(upstream.subscriber == nil, "\(mode)Value released its subscriber on cancellation")
         }

@@ -29,7 +29,7 @@ struct SchedulerAsyncTests {
         let steps = DispatchQueue.test
         let sleeper = Task(executorPreference: steps) { try await erased.sleep(for: .seconds(1)) }
         sleeper.cancel()
-        steps.advance()
+        await steps.advance()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(scheduler.pendingActionCount == 0)
     }
@@ -43,18 +43,18 @@ struct SchedulerAsyncTests {
             try await erased.sleep(for: .seconds(2))
             return "woke"
         }
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(scheduler.pendingActionCount == 1)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(try await finishes.value == "woke")
         #expect(scheduler.pendingActionCount == 0, "the one-shot wake-up does not repeat")
 
         let cancelled = Task(executorPreference: scheduler) { try await erased.sleep(for: .seconds(2)) }
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(scheduler.pendingActionCount == 1)
         cancelled.cancel()
         #expect(scheduler.pendingActionCount == 0, "cancelling removed the scheduled wake-up")
-        scheduler.advance()
+        await scheduler.advance()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
     }
 
@@ -108,7 +108,7 @@ struct SchedulerAsyncTests {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
         let stream = scheduler.timer(interval: .seconds(1), bufferingPolicy: .bufferingNewest(1))
-        scheduler.advance(by: .seconds(3))
+        await scheduler.advance(by: .seconds(3))
         var iterator = stream.makeAsyncIterator()
         let tick = await iterator.next()
         #expect(tick == start.advanced(by: .seconds(3)))

@@ -261,8 +261,9 @@ final class RealSchedulerTests: XCTestCase {
             }
         }
         wait(for: [fromBackground], timeout: 5)
-        let erased: AnySchedulerOf<DispatchQueue> = AnyScheduler(UIScheduler.shared)
-        _ = erased
+        // As in combine-schedulers, it takes no options: erased, it is an AnySchedulerOf<UIScheduler>.
+        let erased: AnySchedulerOf<UIScheduler> = .shared
+        XCTAssertTrue(erased.now <= UIScheduler.shared.now)
     }
 
     func testOperationQueueHonoursMaxConcurrentOperationCount() {
