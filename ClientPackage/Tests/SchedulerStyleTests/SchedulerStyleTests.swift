@@ -1,0 +1,84 @@
+import Combine
+import CombineStyleOperators
+import Foundation
+import SluiceSchedulers
+import Testing
+
+/// Tests written as combine-schedulers' users write them, with `import SluiceSchedulers` where
+/// they had `import CombineSchedulers`, beside a library with its own `share(replay:)`.
+@Suite struct SchedulerStyleTests {
+    @Test func synchronousAdvanceRunsWhatIsDue() {
+        let scheduler = DispatchQueue.test
+        var values: [Int] = []
+        let a = Just(1).delay(for: 1, scheduler: scheduler).sink { values.append($0) }
+        scheduler.advance(by: .milliseconds(999))
+        #expect(values == [])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(values == [1])
+        _ = a
+    }
+
+    @Test func aTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
+        let scheduler = DispatchQueue.test
+        let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+        await scheduler.advance(by: .seconds(1))
+        try await task.value
+    }
+
+    @Test func aTimerConsumedWithPrefixInATaskGetsItsTicks() async {
+        let scheduler = DispatchQueue.test
+        let task = Task {
+            await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { count, _ in count += 1 }
+        }
+        await scheduler.advance(by: .seconds(10))
+        #expect(await task.value == 10)
+    }
+
+    @Test func runFinishesOnceTheTasksTimerEnds() async {
+        let scheduler = DispatchQueue.test
+        let task = Task {
+            await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { count, _ in count += 1 }
+        }
+        await scheduler.run()
+        #expect(await task.value == 10)
+    }
+
+    @Test func theSchedulersTimerPublisherAcrossAwaitedAdvances() async {
+        let scheduler = DispatchQueue.test
+        var ticks = 0
+        let a = scheduler.timerPublisher(every: .seconds(1)).autoconnect().sink { _ in ticks += 1 }
+        await scheduler.advance(by: .seconds(1))
+        #expect(ticks == 1)
+        await scheduler.advance(by: .seconds(1))
+        #expect(ticks == 2)
+        await scheduler.advance(by: .seconds(1000))
+        #expect(ticks == 1002)
+        _ = a
+    }
+
+    @Test func erasedSchedulersAndTheLibrarysShareReplay() {
+        let scheduler = DispatchQueue.test
+        let erased: AnySchedulerOf<DispatchQueue> = scheduler.eraseToAnyScheduler()
+        let upstream = PassthroughSubject<Int, Never>()
+        let shared = upstream.receive(on: erased).share(replay: 1)
+        var first: [Int] = [], late: [Int] = []
+        let a = shared.sink { first.append($0) }
+        upstream.send(1)
+        scheduler.advance()
+        let b = shared.sink { late.append($0) }
+        #expect(first == [1])
+        #expect(late == [1])
+        _ = (a, b)
+    }
+
+    @Test func immediateAndUnimplementedSchedulersByTheirNames() {
+        var values: [Int] = []
+        let a = Just(1).delay(for: 5, scheduler: DispatchQueue.immediate).sink { values.append($0) }
+        #expect(values == [1])
+        let immediate: ImmediateSchedulerOf<DispatchQueue> = DispatchQueue.immediate
+        let erased: AnySchedulerOf<DispatchQueue> = .immediate
+        _ = (a, immediate, erased)
+        let unimplemented: UnimplementedSchedulerOf<DispatchQueue> = DispatchQueue.unimplemented("never used")
+        #expect(unimplemented.prefix == "never used")
+    }
+}
