@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation for Sluice, SluiceTesting and the SluiceRx modules with the toolchain's own
+# Builds the DocC documentation for Sluice, SluiceSchedulers, SluiceExtras, SluiceTesting and the SluiceRx modules with the toolchain's own
 # swift-symbolgraph-extract and docc (no package plugin: SwiftPM cannot fetch one here), so that
 # `.ci/run` catches docs that no longer build. Output: .build/docs/<Module>.doccarchive
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build --target SluiceTesting >/dev/null
+swift build --target SluiceExtras >/dev/null
 swift build --target SluiceRxBlocking >/dev/null
 swift build --target SluiceRxTest >/dev/null
 bin=$(swift build --show-bin-path)
 triple=$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')
 
-for module in Sluice SluiceTesting SluiceRx SluiceRxBlocking SluiceRxTest; do
+for module in Sluice SluiceSchedulers SluiceExtras SluiceTesting SluiceRx SluiceRxBlocking SluiceRxTest; do
     graphs=".build/symbolgraphs/$module"
     mkdir -p .build/docs
     rm -rf "$graphs" && mkdir -p "$graphs"
@@ -40,7 +41,7 @@ for module in ("SluiceRx", "SluiceRxBlocking", "SluiceRxTest"):
             text = " ".join(line["text"] for line in symbol.get("docComment", {}).get("lines", []))
             if "Sluice" not in text:
                 undocumented.append(f"{module}: " + ".".join(symbol["pathComponents"]) + " (no word of what in Sluice it rests on)")
-for module in ("Sluice", "SluiceTesting"):
+for module in ("Sluice", "SluiceSchedulers", "SluiceExtras", "SluiceTesting"):
     for path in glob.glob(f".build/symbolgraphs/{module}/{module}*.symbols.json"):
         for symbol in json.load(open(path))["symbols"]:
             kind = symbol["kind"]["identifier"]

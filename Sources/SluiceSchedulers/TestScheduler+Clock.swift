@@ -30,7 +30,7 @@ extension TestScheduler {
     /// Suspends the current task until the scheduler's virtual time has advanced by `duration`.
     ///
     /// The wake-up is registered with the scheduler before the task suspends, so an
-    /// ``advance(by:)`` that starts after this call has begun (or, for a task on the scheduler,
+    /// `advance(by:)` that starts after this call has begun (or, for a task on the scheduler,
     /// the advance that runs the task to this call) sees it. A duration that is not positive
     /// returns at once, as Swift's clocks do. Cancelling the task removes the wake-up and
     /// throws `CancellationError`.
@@ -57,7 +57,7 @@ extension TestScheduler {
     ///
     /// For a task that does not run on the scheduler (one the code under test starts itself),
     /// which reaches its sleep on a thread of its own: wait for it to be asleep, then
-    /// ``advance(by:)``. Returns early if the waiting task is cancelled. A task that runs on
+    /// `advance(by:)`. Returns early if the waiting task is cancelled. A task that runs on
     /// the scheduler does not need this: it reaches its sleep inside the advance.
     public func waitForSleepers(_ count: Int = 1) async {
         await asyncState.waitForSleepers(count)
@@ -143,7 +143,7 @@ extension TestScheduler where SchedulerTimeType: Hashable & Sendable, SchedulerT
     ///
     /// Pass it wherever code takes `some Clock<Duration>` or `any Clock<Duration>`. Its `now`
     /// is the scheduler's `now`; a sleep on it is an action on the scheduler, registered before
-    /// the sleeping task suspends, so ``advance(by:)`` wakes it in due-time order with the
+    /// the sleeping task suspends, so `advance(by:)` wakes it in due-time order with the
     /// scheduler's other actions. Run the code under test on the scheduler
     /// (`Task(executorPreference: scheduler)`) and each advance also runs it, deterministically;
     /// for a task that runs elsewhere, ``waitForSleepers(_:)`` before advancing.

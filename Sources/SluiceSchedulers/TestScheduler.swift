@@ -4,7 +4,7 @@ import Synchronization
 
 /// A scheduler whose clock moves only when the test says: virtual time.
 ///
-/// Nothing scheduled runs until the test calls ``advance(by:)``, ``advance(to:)`` or `run()`.
+/// Nothing scheduled runs until the test calls `advance(by:)`, `advance(to:)` or `run()`.
 /// Actions run in order of their due time, and actions due at the same instant run in the order
 /// they were scheduled; work scheduled while advancing runs in the same call if it falls inside
 /// the window. `now` never moves backwards: an action scheduled in the past runs at the current
@@ -192,7 +192,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     }
 
     /// Runs actions, advancing the clock to each one's due time, until none is left (running
-    /// tasks on the scheduler in between, as ``advance(to:)`` does).
+    /// tasks on the scheduler in between, as `advance(to:)` does).
     ///
     /// A repeating action never lets it finish, so it stops after `maxSteps` actions and reports
     /// a test failure at the caller instead of looping forever.
@@ -217,7 +217,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
 
     // MARK: Async forms, for tasks that wait on the scheduler
 
-    /// Advances the clock by `stride` as ``advance(by:)`` does, but lets other tasks run before
+    /// Advances the clock by `stride` as `advance(by:)` does, but lets other tasks run before
     /// each action and after the last: a task that sleeps on this scheduler (`sleep(for:)`),
     /// consumes its `timer`, or awaits a publisher scheduled on it reaches its next suspension
     /// before time moves on.
@@ -229,8 +229,8 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         await advance(to: now.advanced(by: stride))
     }
 
-    /// Advances the clock to `instant` as ``advance(to:)`` does, letting other tasks run before
-    /// each action and after the last (see ``advance(by:)-async``).
+    /// Advances the clock to `instant` as `advance(to:)` does, letting other tasks run before
+    /// each action and after the last (see `advance(by:)`).
     @MainActor
     public func advance(to instant: SchedulerTimeType) async {
         let limit = lock.locked { Swift.max(currentTime, instant) }

@@ -1,5 +1,5 @@
 import Sluice
-/// The error ``Publisher/firstValue`` and ``Publisher/lastValue`` throw when the publisher
+/// The error `firstValue` and `lastValue` throw when the publisher
 /// finishes without publishing a value (beyond Combine).
 public struct FinishedWithoutValueError: Error, Equatable, CustomStringConvertible {
     /// Creates the error.

@@ -6,8 +6,8 @@ extension Publishers {
     /// dispatch queue (or on the main thread), reporting through
     /// ``DebugHooks/queueAssertionHandler`` (by default: stopping the process) when one does not.
     ///
-    /// Made by ``Publisher/assertQueue(_:enabled:fileID:line:)`` and
-    /// ``Publisher/assertMainThread(enabled:fileID:line:)``. When not enabled it subscribes the
+    /// Made by `assertQueue(_:enabled:fileID:line:)` and
+    /// `assertMainThread(enabled:fileID:line:)`. When not enabled it subscribes the
     /// downstream straight to the upstream: no object, no check, nothing on the path.
     public struct AssertQueue<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output

@@ -16,8 +16,8 @@ import Sluice
 public enum DebugHooks {
     // MARK: Queue assertions
 
-    /// Whether ``Publisher/assertQueue(_:enabled:fileID:line:)`` and
-    /// ``Publisher/assertMainThread(enabled:fileID:line:)`` check anything when called without
+    /// Whether `assertQueue(_:enabled:fileID:line:)` and
+    /// `assertMainThread(enabled:fileID:line:)` check anything when called without
     /// `enabled:`: `true` when Sluice is compiled with `DEBUG` (every debug build) or with the
     /// `SLUICE_DIAGNOSTICS` compilation condition (`swift build -c release -Xswiftc
     /// -DSLUICE_DIAGNOSTICS`), `false` otherwise, so release builds carry no check unless asked.

@@ -23,8 +23,8 @@ private func currentDispatchQueueLabel() -> UnsafePointer<CChar> {
 /// dispatch queue. "The main thread" means what Swift's main actor means: the main queue, on
 /// whichever thread drains it (under `dispatchMain()` that is not the process's first thread).
 ///
-/// This is what ``Publisher/trace(_:to:)`` records for each signal and what
-/// ``Publisher/assertQueue(_:enabled:fileID:line:)`` checks. Off any queue the label is the
+/// This is what `trace(_:to:)` records for each signal and what
+/// `assertQueue(_:enabled:fileID:line:)` checks. Off any queue the label is the
 /// one Dispatch reports for the thread (the main thread reports `com.apple.main-thread`, a
 /// global queue `com.apple.root.default-qos` and so on).
 public struct ExecutionContext: Sendable, Hashable, CustomStringConvertible {

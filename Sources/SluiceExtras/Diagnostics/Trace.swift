@@ -1,7 +1,7 @@
 import Sluice
 import Synchronization
 
-/// A thread-safe log of signals recorded by ``Publisher/trace(_:to:)``: for each signal, what
+/// A thread-safe log of signals recorded by `trace(_:to:)`: for each signal, what
 /// it was, which trace recorded it, and where it ran (main thread or not, and the dispatch
 /// queue's label).
 ///

@@ -29,7 +29,7 @@ extension Publisher {
 
 extension Publisher where Failure == Never {
     /// `sink(receiveValue:)` that remembers where it was called; see
-    /// ``Publisher/trackedSink(receiveCompletion:receiveValue:fileID:line:)``.
+    /// `trackedSink(receiveCompletion:receiveValue:fileID:line:)`.
     @inlinable
     @inline(__always)
     public func trackedSink(receiveValue: consuming @escaping (Output) -> Void,
