@@ -339,7 +339,7 @@ internal struct SinkClosures<Input, Failure: Error>: ~Copyable {
 
 // Combine's signatures, and no overload beside them: a call resolves as it does against
 // Combine, also when other code in scope adds overloads of its own. Recording the call site is
-// `trackedSink`, a name of its own (Diagnostics/TrackedSubscribers.swift).
+// `trackedSink`, a name of its own (SluiceExtras, Diagnostics/TrackedSubscribers.swift).
 
 extension Publisher {
     /// Attaches a subscriber with closure-based behavior.
