@@ -1,0 +1,122 @@
+import Foundation
+import Sluice
+import SluiceSchedulers
+import SluiceTesting
+import Testing
+
+/// The async forms of `advance(by:)`, `advance(to:)` and `run()`, as combine-schedulers' tests use
+/// them: tasks that wait on the scheduler get to run between steps.
+@Suite struct AsyncAdvanceTests {
+    @Test func aTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
+        let scheduler = DispatchQueue.test
+        let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+        await scheduler.advance(by: .seconds(1))
+        try await task.value
+        #expect(scheduler.now == .init(.init(uptimeNanoseconds: 1_000_000_001)))
+    }
+
+    /// From the main actor, as combine-schedulers' own tests run: the task inherits the main
+    /// actor, so it can only reach its sleep while `advance` is suspended, letting others run.
+    @MainActor
+    @Test func aMainActorTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
+        let scheduler = DispatchQueue.test
+        let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+        await scheduler.advance(by: .seconds(1))
+        #expect(scheduler.sleeperCount == 0)
+        try await task.value
+    }
+
+    @MainActor
+    @Test func aMainActorTaskConsumingATimerGetsEveryTickAndRunReturns() async {
+        let scheduler = DispatchQueue.test
+        let task = Task {
+            var ticks = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
+            return ticks
+        }
+        await scheduler.run()
+        #expect(await task.value == 10)
+    }
+
+    @Test func aTimerConsumedWithPrefixGetsTenTicksInTenSeconds() async {
+        let scheduler = DispatchQueue.test
+        let task = Task { await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { n, _ in n += 1 } }
+        await scheduler.advance(by: .seconds(10))
+        #expect(await task.value == 10)
+    }
+
+    @Test func runReturnsOnceTheTaskHasEndedItsTimer() async {
+        let scheduler = DispatchQueue.test
+        let task = Task { await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { n, _ in n += 1 } }
+        await scheduler.run()
+        #expect(await task.value == 10)
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func awaitedAdvanceToAnInstantRunsWhatIsDueAndMovesTheClock() async {
+        let scheduler = DispatchQueue.test
+        let log = Log<Int>()
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { log.append(2) }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { log.append(1) }
+        await scheduler.advance(to: scheduler.now.advanced(by: .milliseconds(1500)))
+        #expect(log.all == [1])
+        #expect(scheduler.now == .init(.init(uptimeNanoseconds: 1_500_000_001)))
+        await scheduler.advance()
+        #expect(log.all == [1])
+        await scheduler.advance(by: .milliseconds(500))
+        #expect(log.all == [1, 2])
+    }
+
+    @Test func aTimerPublisherAcrossAwaitedAdvancesIncludingAFarJump() async {
+        let scheduler = DispatchQueue.test
+        let ticks = Log<Int>()
+        let cancellable = Publishers.Timer(every: .seconds(1), scheduler: scheduler).autoconnect().sink { _ in ticks.append(1) }
+        await scheduler.advance(by: .seconds(1))
+        #expect(ticks.all.count == 1)
+        await scheduler.advance(by: .seconds(1))
+        #expect(ticks.all.count == 2)
+        await scheduler.advance(by: .seconds(1000))
+        #expect(ticks.all.count == 1002)
+        cancellable.cancel()
+    }
+
+    @Test func awaitedRunStopsAfterMaxStepsWithAFailure() async {
+        let scheduler = DispatchQueue.test
+        let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        let (_, failures) = await TestFailure.capturingFailures {
+            await scheduler.run(maxSteps: 5)
+        }
+        #expect(failures.count == 1)
+        #expect(failures.first?.message.hasPrefix("TestScheduler.run() stopped after 5 actions") == true)
+        cancellable.cancel()
+    }
+
+    @Test func unimplementedAsAValueAndErasedReportsItsPrefix() {
+        let (_, failures) = TestFailure.capturingFailures {
+            DispatchQueue.unimplemented.schedule {}
+            AnySchedulerOf<RunLoop>.unimplemented("Feed").schedule {}
+        }
+        #expect(failures.map(\.message).map { $0.components(separatedBy: " ").first } == ["DispatchQueue", "Feed"])
+        #expect(DispatchQueue.unimplemented("Search").prefix == "Search")
+    }
+
+    @Test func theMainQueueSchedulersTakeNoOptionsAndHaveImmediateAndTestForms() {
+        let immediate: ImmediateSchedulerOf<UIScheduler> = UIScheduler.immediate
+        var ran = false
+        immediate.schedule { ran = true }
+        #expect(ran)
+        let test: TestSchedulerOf<UIScheduler> = UIScheduler.test
+        var later = false
+        test.schedule(after: test.now.advanced(by: .seconds(1))) { later = true }
+        test.advance(by: .seconds(1))
+        #expect(later)
+        let erased: AnySchedulerOf<UIScheduler> = .shared
+        #expect(erased.minimumTolerance == UIScheduler.shared.minimumTolerance)
+    }
+
+    @Test func measureReadsTheSchedulersClockAroundTheWork() {
+        let scheduler = DispatchQueue.test
+        let elapsed = scheduler.measure { scheduler.advance(by: .milliseconds(250)) }
+        #expect(elapsed == .milliseconds(250))
+    }
+}
