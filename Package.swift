@@ -65,8 +65,12 @@ let package = Package(
                           path: "Tests/AcceptanceTests/Seeds/Seed002"),
         .executableTarget(name: "seed-004", dependencies: ["SluiceRx", "SluiceRxBlocking"],
                           path: "Tests/AcceptanceTests/Seeds/Seed004"),
-        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting", "seed-000", "seed-002", "seed-004"],
-                    exclude: ["Seeds"]),
+        // A program under dispatchMain(), where the main queue's thread is not the first thread.
+        .executableTarget(name: "dispatch-main-probe", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceRx"],
+                          path: "Tests/AcceptanceTests/Probes/DispatchMain"),
+        .testTarget(name: "AcceptanceTests", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting", "seed-000", "seed-002", "seed-004",
+                                                           "dispatch-main-probe"],
+                    exclude: ["Seeds", "Probes"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting"]),
         // A third-party library's overloads of Combine's names, and a test that calls written
         // with Combine's names still resolve as against Apple's Combine beside them.

@@ -61,6 +61,18 @@ final class SeedProgramTests: XCTestCase {
         }
     }
 
+    /// Under `dispatchMain()` the main queue runs on a thread that is not the process's first
+    /// (`Thread.isMainThread` is false there), yet it is the main actor's: `assertMainThread`,
+    /// `trace`'s labels, `UIScheduler.shared`'s inline delivery and SluiceRx's `MainScheduler`
+    /// all count it as main, as `MainActor.assumeIsolated` does (Tests/AcceptanceTests/Probes).
+    func testUnderDispatchMainTheMainQueueCountsAsMainEverywhere() throws {
+        guard let outcome = try launch("dispatch-main-probe", file: #filePath, line: #line) else { return }
+        XCTAssertTrue(outcome.output.contains("PROBE PASSED"), outcome.output)
+        XCTAssertFalse(outcome.output.contains("PROBE FAILED"), outcome.output)
+        XCTAssertEqual(outcome.status, 0, outcome.output)
+        XCTAssertEqual(outcome.reason, .exit, outcome.output)
+    }
+
     /// Some of a seed's claims are races that Combine wins by timing too (a value sent right after
     /// `subscribe(on:)` is lost because the subscription has not been made yet); on a loaded
     /// two-core machine the other thread occasionally wins. A program gets three attempts, and
