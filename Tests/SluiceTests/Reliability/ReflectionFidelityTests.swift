@@ -49,6 +49,37 @@ struct ReflectionFidelityTests {
         #expect(pair.innerMirrorLabels == ["keyPath0", "keyPath1"])
     }
 
+    /// A deliberate difference (README, "Where Sluice differs"): after the stream ends, the
+    /// mirror keeps Combine's labels, but the `downstream` child reads `nil`, since the
+    /// subscription let go of its subscriber at termination.
+    @Test func aSubscriptionsMirrorAfterTerminationKeepsItsLabelsAndShowsNoDownstream() {
+        let finished = InnerProbe<Int, Never>()
+        _ = finished.tryScan(0) { $0 + $1 }.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        finished.send(subscription: ProbeSubscription())
+        #expect(finished.innerMirrorValue("downstream") != "nil")
+        finished.send(completion: .finished)
+        #expect(finished.innerMirrorLabels == ["downstream", "status", "result"])
+        #expect(finished.innerMirrorValue("downstream") == "nil")
+
+        let cancelled = InnerProbe<Int, Never>()
+        let cancellable = cancelled.tryScan(0) { $0 + $1 }.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        cancelled.send(subscription: ProbeSubscription())
+        cancellable.cancel()
+        #expect(cancelled.innerMirrorLabels == ["downstream", "status", "result"])
+        #expect(cancelled.innerMirrorValue("downstream") == "nil")
+    }
+
+    /// A deliberate difference: Combine's `Timer.TimerPublisher` subscription has no description;
+    /// Sluice's describes itself as `Timer`.
+    @Test func aTimerPublishersSubscriptionDescribesItselfAsTimer() throws {
+        let subscriber = TestSubscriber<Date, Never>(demand: .none)
+        let timer = Timer.publish(every: 60, on: .main, in: .default)
+        timer.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Timer")
+        subscription.cancel()
+    }
+
     @Test func tryScanShowsItsStatusAsCombineNamesIt() {
         let probe = InnerProbe<Int, Never>()
         _ = probe.tryScan(0) { $0 + $1 }.sink(receiveCompletion: { _ in }, receiveValue: { _ in })

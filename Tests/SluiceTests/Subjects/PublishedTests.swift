@@ -7,6 +7,23 @@ import SluiceTesting
 
 @Suite("Published and ObservableObject")
 struct PublishedTests {
+    /// A deliberate difference: Combine's `@Published` compiles only in a class; Sluice's works in
+    /// a struct too, with no `objectWillChange` to notify.
+    struct Settings {
+        @Published var volume = 3
+    }
+
+    @Test func publishedInAStructPublishesItsValueAndEachChange() {
+        let settings = Settings()
+        var seen: [Int] = []
+        let cancellable = settings.$volume.sink { seen.append($0) }
+        settings.volume = 4
+        settings.volume = 5
+        #expect(seen == [3, 4, 5])
+        #expect(settings.volume == 5)
+        cancellable.cancel()
+    }
+
     final class Model: ObservableObject {
         @Published var count = 0
         @Published var name = "a"

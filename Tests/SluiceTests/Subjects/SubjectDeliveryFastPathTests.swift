@@ -424,4 +424,43 @@ struct SubjectDeliveryFastPathTests {
             #expect(Stress.terminationProblem(subscriber, mustComplete: true) == nil)
         }
     }
+    /// A deliberate difference (README, "concurrent `send`"): a value sent from another thread
+    /// while a delivery is held does not wait for it: `send` returns at once, and the delivering
+    /// thread delivers the value after the one in progress, in order, to every subscriber.
+    @Test func aValueSentFromAnotherThreadDuringADeliveryIsQueuedAndDeliveredByTheDeliveringThread() async {
+        let outcome = await withWatchdog("value from another thread during a delivery") {
+            () -> (midway: [[Int]], threads: [Int: String], values: [[Int]], timedOut: Bool) in
+            let subject = PassthroughSubject<Int, Never>()
+            let handshake = Handshake()
+            let threads = StressBox<[Int: String]>([:])
+            let blocked = TestSubscriber<Int, Never>(onValue: { value in
+                threads.withLock { $0[value] = "\(pthread_self())" }
+                if value == 1 { handshake.arrive() }
+                return .none
+            })
+            let other = TestSubscriber<Int, Never>()
+            subject.subscribe(blocked)
+            subject.subscribe(other)
+            let midway = StressBox<[[Int]]>([])
+            let senderThread = StressBox("")
+            Self.holdDelivery(handshake, send: {
+                subject.send(1)
+            }, whileHeld: {
+                senderThread.withLock { $0 = "\(pthread_self())" }
+                subject.send(2)
+                subject.send(3)
+                let seen = [blocked.values, other.values]
+                midway.withLock { $0 = seen }
+            })
+            var delivered = threads.value
+            delivered[0] = senderThread.value
+            return (midway.value, delivered, [blocked.values, other.values], handshake.timedOut)
+        }
+        guard let outcome else { return }
+        #expect(!outcome.timedOut, "the delivery never reached the subscriber, or was never let go")
+        #expect(outcome.midway == [[1], []], "while 1 is held, the other thread's sends return without delivering")
+        #expect(outcome.values == [[1, 2, 3], [1, 2, 3]], "queued values arrive after the held one, in order")
+        #expect(outcome.threads[2] == outcome.threads[1], "the delivering thread delivers the queued values")
+        #expect(outcome.threads[2] != outcome.threads[0], "not the thread that sent them")
+    }
 }
