@@ -81,4 +81,22 @@ import Testing
         let unimplemented: UnimplementedSchedulerOf<DispatchQueue> = DispatchQueue.unimplemented("never used")
         #expect(unimplemented.prefix == "never used")
     }
+    /// This test target does not link SluiceTesting, so an unimplemented scheduler that is used
+    /// reports on standard error (and still runs the action) instead of failing the test.
+    @Test func withoutSluiceTestingAnUnimplementedSchedulerWarnsOnStandardError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("unimplemented-\(UUID()).txt").path
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let file = try #require(FileHandle(forWritingAtPath: path))
+        let saved = dup(STDERR_FILENO)
+        dup2(file.fileDescriptor, STDERR_FILENO)
+        var ran = false
+        DispatchQueue.unimplemented("Feed").schedule { ran = true }
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+        try file.close()
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(ran)
+        #expect(written.contains("warning: Feed (created at SchedulerStyleTests/SchedulerStyleTests.swift:"))
+        #expect(written.contains("scheduled an action to run immediately, but it is unimplemented"))
+    }
 }
