@@ -184,8 +184,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public func advance(to instant: SchedulerTimeType) {
         let limit = lock.locked { Swift.max(currentTime, instant) }
         while true {
-            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
-            guard let action = popDue(before: limit) else { break }
+            guard let action = nextAction(before: limit) else { break }
             action()
         }
         lock.locked { currentTime = Swift.max(currentTime, instant) }
@@ -201,14 +200,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     line: UInt = #line, column: UInt = #column) {
         var steps = 0
         while true {
-            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
-            guard let action = popDue(before: nil) else { break }
+            guard let action = nextAction(before: nil) else { break }
             steps += 1
             if steps > maxSteps {
-                SchedulerIssue.report(
-                    "TestScheduler.run() stopped after \(maxSteps) actions with \(pendingActionCount) still pending: "
-                        + "a repeating action or a publisher that keeps rescheduling never lets it finish; use advance(by:) instead",
-                    fileID: fileID, filePath: filePath, line: line, column: column)
+                reportRunStopped(after: maxSteps, fileID: fileID, filePath: filePath, line: line, column: column)
                 return
             }
             action()
@@ -236,8 +231,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         let limit = lock.locked { Swift.max(currentTime, instant) }
         while true {
             await Self.letOtherTasksRun()
-            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
-            guard let action = popDue(before: limit) else { break }
+            guard let action = nextAction(before: limit) else { break }
             action()
         }
         lock.locked { currentTime = Swift.max(currentTime, instant) }
@@ -253,14 +247,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         var steps = 0
         while true {
             await Self.letOtherTasksRun()
-            if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
-            guard let action = popDue(before: nil) else { break }
+            guard let action = nextAction(before: nil) else { break }
             steps += 1
             if steps > maxSteps {
-                SchedulerIssue.report(
-                    "TestScheduler.run() stopped after \(maxSteps) actions with \(pendingActionCount) still pending: "
-                        + "a repeating action or a publisher that keeps rescheduling never lets it finish; use advance(by:) instead",
-                    fileID: fileID, filePath: filePath, line: line, column: column)
+                reportRunStopped(after: maxSteps, fileID: fileID, filePath: filePath, line: line, column: column)
                 return
             }
             action()
@@ -281,6 +271,23 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         for _ in 0..<yieldCount {
             await Task.detached(priority: .background) { await Task.yield() }.value
         }
+    }
+
+    /// One step of an advance or a run: the ready jobs of tasks on this scheduler run first,
+    /// then the next action due by `limit` (any, if nil) is taken, with the clock at its time.
+    @inlinable
+    internal func nextAction(before limit: SchedulerTimeType?) -> (() -> Void)? {
+        if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
+        return popDue(before: limit)
+    }
+
+    @usableFromInline
+    internal func reportRunStopped(after maxSteps: Int, fileID: StaticString, filePath: StaticString,
+                                   line: UInt, column: UInt) {
+        SchedulerIssue.report(
+            "TestScheduler.run() stopped after \(maxSteps) actions with \(pendingActionCount) still pending: "
+                + "a repeating action or a publisher that keeps rescheduling never lets it finish; use advance(by:) instead",
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Removes the next action due at or before `limit` (any, if `limit` is nil), moves the clock

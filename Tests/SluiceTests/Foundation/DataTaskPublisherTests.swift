@@ -109,8 +109,11 @@ struct DataTaskPublisherTests {
             #expect(server.events == ["GET /hello"])
 
             waiting.request(.max(1))
-            let task = try #require(Mirror(reflecting: subscription).descendant("task") as? URLSessionDataTask)
-            #expect(task.originalRequest?.url?.path == "/item")
+            // The task may already have finished (and been let go) by the time the mirror is
+            // read on a loaded machine; the server's log below is what proves it ran.
+            if let task = Mirror(reflecting: subscription).descendant("task") as? URLSessionDataTask {
+                #expect(task.originalRequest?.url?.path == "/item")
+            }
             try await waitingCompleted.wait()
             #expect(server.events == ["GET /hello", "GET /item"])
             #expect(waiting.values.map { String(decoding: $0.data, as: UTF8.self) } == [#"{"name":"sluice"}"#])
