@@ -113,7 +113,10 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.fire(current) }
         let previous = lock.locked { () -> Cancellable? in
-            guard generation == current, link.isSubscribed else { return newTimer }
+            // The timer may already have fired (a concurrent queue, a short due time): the
+            // value is no longer pending, and a stored timer would go on repeating every
+            // `dueTime` until the next value or a cancel. Cancel it instead of storing it.
+            guard pending?.generation == current, link.isSubscribed else { return newTimer }
             defer { timer = newTimer }
             return timer
         }

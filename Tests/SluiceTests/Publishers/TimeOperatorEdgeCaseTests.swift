@@ -4,6 +4,7 @@ import Sluice
 import SluiceExtras
 import SluiceSchedulers
 import SluiceTesting
+import Synchronization
 
 /// The edges of each time operator at exact virtual times: a value at the boundary instant,
 /// completion and failure while a value is pending, cancellation while pending, no demand.
@@ -217,5 +218,55 @@ struct TimeOperatorEdgeCaseTests {
         subject.send(completion: .failure(TestError()))
         scheduler.advance()
         #expect(timed.events == ["#@500"])
+    }
+}
+
+/// A scheduler whose repeating actions fire once already inside `schedule`, before it returns:
+/// what a concurrent queue does to a short due time when the scheduling thread is preempted.
+/// It counts the repeating actions nobody has cancelled.
+final class FiresBeforeReturningScheduler: Scheduler, @unchecked Sendable {
+    typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
+    typealias SchedulerOptions = DispatchQueue.SchedulerOptions
+
+    private let live = Mutex<Int>(0)
+    /// Repeating actions scheduled and not cancelled: each would fire every interval for ever.
+    var liveRepeatingActions: Int { live.withLock { $0 } }
+
+    var now: SchedulerTimeType { SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)) }
+    var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) { action() }
+
+    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+                  options: SchedulerOptions?, _ action: @escaping () -> Void) { action() }
+
+    func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+                  options: SchedulerOptions?, _ action: @escaping () -> Void) -> Cancellable {
+        live.withLock { $0 += 1 }
+        let cancelled = Mutex(false)
+        action()
+        return AnyCancellable { [self] in
+            let first = cancelled.withLock { was in defer { was = true }; return !was }
+            if first { live.withLock { $0 -= 1 } }
+        }
+    }
+}
+
+@Suite("debounce's timer against a scheduler that fires before returning")
+struct DebounceTimerRaceTests {
+    /// The timer is scheduled between two critical sections; if it fires before it is stored,
+    /// the stored timer must not be left repeating every due time until the next value.
+    @Test func aTimerThatFiresBeforeItIsStoredIsCancelled() {
+        let scheduler = FiresBeforeReturningScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        var values: [Int] = []
+        let cancellable = subject.debounce(for: .milliseconds(1), scheduler: scheduler).sink { values.append($0) }
+        subject.send(1)
+        #expect(values == [1])
+        #expect(scheduler.liveRepeatingActions == 0, "the fired timer is left repeating")
+        subject.send(2)
+        #expect(values == [1, 2])
+        #expect(scheduler.liveRepeatingActions == 0)
+        cancellable.cancel()
     }
 }
