@@ -45,7 +45,7 @@ let package = Package(
         // declarations, which are no part of Sluice's public API.
         .target(name: "SluiceSchedulers", dependencies: ["Sluice"], swiftSettings: librarySettings),
         .target(name: "SluiceExtras", dependencies: ["Sluice", "SluiceSchedulers"], swiftSettings: librarySettings),
-        .target(name: combineModule, dependencies: ["Sluice"], path: "Sources/Combine", swiftSettings: librarySettings),
+        .target(name: combineModule, dependencies: [.target(name: "Sluice", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd]))], path: "Sources/Combine", swiftSettings: librarySettings),
         .target(name: "SluiceTesting", dependencies: ["Sluice", "SluiceSchedulers"], swiftSettings: librarySettings),
         // SluiceRx is RxSwift's spelling on Sluice; SluiceRxBlocking is RxBlocking's toBlocking and
         // SluiceRxTest RxTest's TestScheduler, both resting on SluiceTesting, as test-only modules.
@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting"]),
         // The seeds' code blocks as programs, each run by AcceptanceTests and checked for the
         // seed's assertions (Tests/AcceptanceTests/Seeds/*/main.swift).
-        .executableTarget(name: "seed-000", dependencies: ["Sluice", "SluiceTesting"],
+        .executableTarget(name: "seed-000", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting"],
                           path: "Tests/AcceptanceTests/Seeds/Seed000"),
         .executableTarget(name: "seed-002", dependencies: ["SluiceRx"],
                           path: "Tests/AcceptanceTests/Seeds/Seed002"),
