@@ -6,7 +6,12 @@ import Testing
 
 /// The async forms of `advance(by:)`, `advance(to:)` and `run()`, as combine-schedulers' tests use
 /// them: tasks that wait on the scheduler get to run between steps.
+/// Async tests run on the main actor, as combine-schedulers' own do: a task a test starts then
+/// inherits the main actor and reaches its sleep or timer as soon as the awaited advance first
+/// suspends, never after the clock has moved on (on a busy machine a task on the global pool can
+/// start later than the advance's yields).
 @Suite struct AsyncAdvanceTests {
+    @MainActor
     @Test func aTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
         let scheduler = DispatchQueue.test
         let task = Task { try await scheduler.sleep(for: .seconds(1)) }
@@ -38,21 +43,32 @@ import Testing
         #expect(await task.value == 10)
     }
 
+    @MainActor
     @Test func aTimerConsumedWithPrefixGetsTenTicksInTenSeconds() async {
         let scheduler = DispatchQueue.test
-        let task = Task { await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { n, _ in n += 1 } }
+        let task = Task {
+            var ticks = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
+            return ticks
+        }
         await scheduler.advance(by: .seconds(10))
         #expect(await task.value == 10)
     }
 
+    @MainActor
     @Test func runReturnsOnceTheTaskHasEndedItsTimer() async {
         let scheduler = DispatchQueue.test
-        let task = Task { await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { n, _ in n += 1 } }
+        let task = Task {
+            var ticks = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
+            return ticks
+        }
         await scheduler.run()
         #expect(await task.value == 10)
         #expect(scheduler.pendingActionCount == 0)
     }
 
+    @MainActor
     @Test func awaitedAdvanceToAnInstantRunsWhatIsDueAndMovesTheClock() async {
         let scheduler = DispatchQueue.test
         let log = Log<Int>()
@@ -67,6 +83,7 @@ import Testing
         #expect(log.all == [1, 2])
     }
 
+    @MainActor
     @Test func aTimerPublisherAcrossAwaitedAdvancesIncludingAFarJump() async {
         let scheduler = DispatchQueue.test
         let ticks = Log<Int>()

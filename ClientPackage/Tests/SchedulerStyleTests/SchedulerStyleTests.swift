@@ -6,6 +6,10 @@ import Testing
 
 /// Tests written as combine-schedulers' users write them, with `import SluiceSchedulers` where
 /// they had `import CombineSchedulers`, beside a library with its own `share(replay:)`.
+/// Async tests run on the main actor, as combine-schedulers' own do: a task a test starts then
+/// inherits the main actor and reaches its sleep or timer as soon as the awaited advance first
+/// suspends, never after the clock has moved on (on a busy machine a task on the global pool can
+/// start later than the advance's yields).
 @Suite struct SchedulerStyleTests {
     @Test func synchronousAdvanceRunsWhatIsDue() {
         let scheduler = DispatchQueue.test
@@ -18,6 +22,7 @@ import Testing
         _ = a
     }
 
+    @MainActor
     @Test func aTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
         let scheduler = DispatchQueue.test
         let task = Task { try await scheduler.sleep(for: .seconds(1)) }
@@ -25,24 +30,31 @@ import Testing
         try await task.value
     }
 
+    @MainActor
     @Test func aTimerConsumedWithPrefixInATaskGetsItsTicks() async {
         let scheduler = DispatchQueue.test
         let task = Task {
-            await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { count, _ in count += 1 }
+            var ticks = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
+            return ticks
         }
         await scheduler.advance(by: .seconds(10))
         #expect(await task.value == 10)
     }
 
+    @MainActor
     @Test func runFinishesOnceTheTasksTimerEnds() async {
         let scheduler = DispatchQueue.test
         let task = Task {
-            await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { count, _ in count += 1 }
+            var ticks = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
+            return ticks
         }
         await scheduler.run()
         #expect(await task.value == 10)
     }
 
+    @MainActor
     @Test func theSchedulersTimerPublisherAcrossAwaitedAdvances() async {
         let scheduler = DispatchQueue.test
         var ticks = 0
