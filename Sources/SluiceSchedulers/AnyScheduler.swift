@@ -5,8 +5,9 @@ import Foundation
 /// the same time and options types.
 ///
 /// A view model that stores `AnySchedulerOf<DispatchQueue>` can run on `DispatchQueue.main`
-/// in production, on `DispatchQueue.test` (virtual time) in tests, and on `UIScheduler.shared`
-/// or `DispatchQueue.immediate` in between. The closure-based initialiser decorates a scheduler
+/// in production, on `DispatchQueue.test` (virtual time) in tests, and on
+/// `DispatchQueue.immediate` in between. (`UIScheduler` takes no options, so it erases to
+/// `AnySchedulerOf<UIScheduler>`, `.shared`.) The closure-based initialiser decorates a scheduler
 /// (log, trace, count) without writing a type.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible

@@ -257,18 +257,13 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         }
     }
 
-    /// How many times the async forms hand the thread to other tasks before each step: each
+    /// Hands the thread to other tasks before a step of an async form, `testSchedulerYieldCount` times: each
     /// time a round trip through a task on the global executor, so a task started with `Task {}`
     /// gets there and runs to its next suspension (a sleep registering on this scheduler, a
     /// stream's consumer taking a value). Twenty covers a task that awaits a few hops; the
     /// `SLUICE_TEST_SCHEDULER_YIELDS` environment variable changes it.
-    static var yieldCount: Int {
-        let configured = ProcessInfo.processInfo.environment["SLUICE_TEST_SCHEDULER_YIELDS"].flatMap(Int.init)
-        return Swift.min(Swift.max(configured ?? 20, 0), 10_000)
-    }
-
     static func letOtherTasksRun() async {
-        for _ in 0..<yieldCount {
+        for _ in 0..<testSchedulerYieldCount {
             await Task.detached(priority: .background) { await Task.yield() }.value
         }
     }
@@ -375,3 +370,10 @@ extension OperationQueue {
         TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
     }
 }
+
+/// How many round trips the async forms of `advance` and `run` make before each step; read once
+/// (see `TestScheduler.letOtherTasksRun`).
+private let testSchedulerYieldCount: Int = {
+    let configured = ProcessInfo.processInfo.environment["SLUICE_TEST_SCHEDULER_YIELDS"].flatMap(Int.init)
+    return min(max(configured ?? 20, 0), 10_000)
+}()

@@ -1,7 +1,8 @@
 import Foundation
 import Sluice
 
-/// A scheduler that fails the current test if anything uses it.
+/// A scheduler that fails the current test if anything uses it (when the test links
+/// SluiceTesting; otherwise it writes a warning to standard error).
 ///
 /// Give it to code whose test should prove that it never schedules work (or never reads the
 /// time): the failure names the scheduler and the place it was created. After reporting, it
@@ -72,7 +73,8 @@ public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler
 
 // combine-schedulers' spellings: `DispatchQueue.unimplemented` (a value) and
 // `DispatchQueue.unimplemented("Search")`, the same for RunLoop and OperationQueue, and erased
-// forms on `AnyScheduler`. Failures are reported at the call that made the scheduler.
+// forms on `AnyScheduler`. The `prefix` forms report failures at the call that made the
+// scheduler; the property forms (a property cannot see its caller) at this file.
 
 extension DispatchQueue {
     /// A dispatch-time scheduler that fails the test if used.

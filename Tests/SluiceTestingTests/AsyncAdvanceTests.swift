@@ -6,6 +6,7 @@ import Testing
 
 /// The async forms of `advance(by:)`, `advance(to:)` and `run()`, as combine-schedulers' tests use
 /// them: tasks that wait on the scheduler get to run between steps.
+///
 /// Async tests run on the main actor, as combine-schedulers' own do: a task a test starts then
 /// inherits the main actor and reaches its sleep or timer as soon as the awaited advance first
 /// suspends, never after the clock has moved on (on a busy machine a task on the global pool can
@@ -16,41 +17,15 @@ import Testing
         let scheduler = DispatchQueue.test
         let task = Task { try await scheduler.sleep(for: .seconds(1)) }
         await scheduler.advance(by: .seconds(1))
-        try await task.value
-        #expect(scheduler.now == .init(.init(uptimeNanoseconds: 1_000_000_001)))
-    }
-
-    /// From the main actor, as combine-schedulers' own tests run: the task inherits the main
-    /// actor, so it can only reach its sleep while `advance` is suspended, letting others run.
-    @MainActor
-    @Test func aMainActorTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
-        let scheduler = DispatchQueue.test
-        let task = Task { try await scheduler.sleep(for: .seconds(1)) }
-        await scheduler.advance(by: .seconds(1))
         #expect(scheduler.sleeperCount == 0)
         try await task.value
-    }
-
-    @MainActor
-    @Test func aMainActorTaskConsumingATimerGetsEveryTickAndRunReturns() async {
-        let scheduler = DispatchQueue.test
-        let task = Task {
-            var ticks = 0
-            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
-            return ticks
-        }
-        await scheduler.run()
-        #expect(await task.value == 10)
+        #expect(scheduler.now == .init(.init(uptimeNanoseconds: 1_000_000_001)))
     }
 
     @MainActor
     @Test func aTimerConsumedWithPrefixGetsTenTicksInTenSeconds() async {
         let scheduler = DispatchQueue.test
-        let task = Task {
-            var ticks = 0
-            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
-            return ticks
-        }
+        let task = Self.countingTenTicks(of: scheduler)
         await scheduler.advance(by: .seconds(10))
         #expect(await task.value == 10)
     }
@@ -58,11 +33,7 @@ import Testing
     @MainActor
     @Test func runReturnsOnceTheTaskHasEndedItsTimer() async {
         let scheduler = DispatchQueue.test
-        let task = Task {
-            var ticks = 0
-            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
-            return ticks
-        }
+        let task = Self.countingTenTicks(of: scheduler)
         await scheduler.run()
         #expect(await task.value == 10)
         #expect(scheduler.pendingActionCount == 0)
@@ -135,5 +106,15 @@ import Testing
         let scheduler = DispatchQueue.test
         let elapsed = scheduler.measure { scheduler.advance(by: .milliseconds(250)) }
         #expect(elapsed == .milliseconds(250))
+    }
+
+    /// A task (on the main actor, as the tests are) that counts ten ticks of the scheduler's timer.
+    @MainActor
+    static func countingTenTicks(of scheduler: TestSchedulerOf<DispatchQueue>) -> Task<Int, Never> {
+        Task {
+            var ticks = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { ticks += 1 }
+            return ticks
+        }
     }
 }

@@ -55,8 +55,12 @@ package enum SubscriberRegistry {
     package static var failureHandler: FailureHandler? {
         get { storage.lock.locked { storage.failureHandler } }
         set {
-            storage.lock.locked { storage.failureHandler = newValue }
-            failureHandlerInstalled.store(newValue != nil, ordering: .releasing)
+            // The flag is set under the lock, so concurrent setters cannot leave a handler
+            // installed with the flag saying none is.
+            storage.lock.locked {
+                storage.failureHandler = newValue
+                failureHandlerInstalled.store(newValue != nil, ordering: .releasing)
+            }
         }
     }
 

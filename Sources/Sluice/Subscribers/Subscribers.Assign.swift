@@ -36,7 +36,7 @@ extension Subscribers {
             self.keyPath = keyPath
         }
 
-        /// An `Assign` made by `assign(to:on:)`, registered with `DebugHooks` when it is
+        /// An `Assign` made by SluiceExtras' `trackedAssign(to:on:)`, registered with `DebugHooks` when it is
         /// tracking live subscriptions.
         @inlinable
         package init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>, site: SubscriberSite) {

@@ -2,7 +2,7 @@ import Foundation
 import Sluice
 
 /// Process-wide debugging hooks: what happens when a queue assertion fails, who hears about
-/// failures that reach a `sink`, and a registry of the `sink`/`assign` subscriptions that are
+/// failures that reach a `sink`, and a registry of the `trackedSink`/`trackedAssign` subscriptions that are
 /// still alive, each with the call site that made it.
 ///
 /// Everything here is off until set, and costs one relaxed atomic load per `sink`/`assign`
@@ -18,11 +18,11 @@ public enum DebugHooks {
 
     /// Whether `assertQueue(_:enabled:fileID:line:)` and
     /// `assertMainThread(enabled:fileID:line:)` check anything when called without
-    /// `enabled:`: `true` when Sluice is compiled with `DEBUG` (every debug build) or with the
+    /// `enabled:`: `true` when SluiceExtras is compiled with `DEBUG` (every debug build) or with the
     /// `SLUICE_DIAGNOSTICS` compilation condition (`swift build -c release -Xswiftc
     /// -DSLUICE_DIAGNOSTICS`), `false` otherwise, so release builds carry no check unless asked.
     ///
-    /// The condition is decided when Sluice is compiled, and the value is a constant inlined
+    /// The condition is decided when SluiceExtras is compiled, and the value is a constant inlined
     /// into the caller, so in a release build the optimizer removes the disabled check's
     /// branch and its subscriber type from the chain altogether.
     @inlinable
@@ -85,10 +85,13 @@ public enum DebugHooks {
     public static var failureHandler: (@Sendable (SubscriberFailure) -> Void)? {
         get { storage.lock.withLock { storage.failureHandler } }
         set {
-            storage.lock.withLock { storage.failureHandler = newValue }
-            SubscriberRegistry.failureHandler = newValue.map { handler in
-                { @Sendable subscriber, site, error in
-                    handler(SubscriberFailure(subscriber: subscriber, site: site.map(CallSite.init), error: error))
+            // Both copies change under one lock, so the one read back is the one called.
+            storage.lock.withLock {
+                storage.failureHandler = newValue
+                SubscriberRegistry.failureHandler = newValue.map { handler in
+                    { @Sendable subscriber, site, error in
+                        handler(SubscriberFailure(subscriber: subscriber, site: site.map(CallSite.init), error: error))
+                    }
                 }
             }
         }
@@ -96,20 +99,20 @@ public enum DebugHooks {
 
     // MARK: Live subscriptions
 
-    /// A `sink` or `assign` subscription that has neither completed nor been cancelled.
+    /// A `trackedSink` or `trackedAssign` subscription that has neither completed nor been cancelled.
     public struct LiveSubscription: Sendable, Hashable, CustomStringConvertible {
         /// Increases with each tracked subscription: the registry's order.
         public let id: UInt64
         /// The subscriber's description (`"Sink"`, `"Assign Model."`).
         public let subscriber: String
-        /// Where `sink`/`assign` was called.
+        /// Where `trackedSink`/`trackedAssign` was called.
         public let site: CallSite
 
         /// `Sink at App/Feed.swift:42`.
         public var description: String { "\(subscriber) at \(site)" }
     }
 
-    /// Whether `sink` and `assign` register their subscriptions in ``liveSubscriptions``.
+    /// Whether `trackedSink` and `trackedAssign` register their subscriptions in ``liveSubscriptions``.
     ///
     /// Only subscriptions made while it is on are registered; each leaves the registry when it
     /// completes or is cancelled (which dropping its `AnyCancellable` does). What is left is what
