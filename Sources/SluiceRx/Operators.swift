@@ -101,24 +101,13 @@ extension ObservableType {
     /// RxSwift's `take(_:)`: the first `count` elements, completing (and disposing the source)
     /// right after the last of them, as RxSwift does.
     ///
-    /// Sluice: `first()` for one element; for more, `prefix(untilOutputFrom:)` a trigger that
-    /// `do(afterNext:)` fires once the `count`-th element has been delivered. (Sluice's
-    /// `prefix(_:)`, like Combine's, only finishes when the element after the last arrives,
-    /// which for a subject may be never.)
+    /// Sluice: `first()` for one element. Sluice's `prefix(_:)`, like Combine's, finishes only
+    /// when the element after the last arrives, which for a subject may be never; this operator
+    /// finishes as soon as the `count`-th element has been delivered.
     public func take(_ count: Int) -> Observable<Element> {
         precondition(count >= 0, "take count must be non-negative")
         if count == 0 { return Observable.empty() }
-        if count == 1 { return Observable(source.first()) }
-        let source = self.source
-        return Observable(Deferred { () -> AnyPublisher<Element, Swift.Error> in
-            let reached = PassthroughSubject<Void, Never>()
-            let delivered = LockedBox(0)
-            return Observable(source.prefix(untilOutputFrom: reached))
-                .do(afterNext: { _ in
-                    if delivered.mutate({ $0 += 1; return $0 }) == count { reached.send(()) }
-                })
-                .publisher
-        })
+        return Observable(TakeCount(upstream: source, count: count))
     }
 
     /// RxSwift's `take(while:)`: elements while `predicate` holds. Sluice: `tryPrefix(while:)`.
@@ -452,14 +441,16 @@ internal final class WhileConnectedShare<Element>: Publisher, @unchecked Sendabl
 }
 
 /// One subscriber of a `WhileConnectedShare`: reports, once, that it left (cancelled) or saw
-/// the source end.
+/// the source end. A second subscription is cancelled, as every Sluice operator does, and the
+/// downstream is released at the end, so a subscriber that keeps its subscription does not keep
+/// the chain alive.
 private final class ShareMember<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    private let downstream: Downstream
-    private var upstream: Subscription?
+    private var downstream: Downstream?
+    private var status = SubscriptionStatus.awaitingSubscription
     private var onLeave: ((Bool) -> Void)?
 
     init(downstream: Downstream, onLeave: @escaping (Bool) -> Void) {
@@ -468,36 +459,119 @@ private final class ShareMember<Downstream: Subscriber>: Subscriber, Subscriptio
     }
 
     func receive(subscription: Subscription) {
-        lock.locked { upstream = subscription }
-        downstream.receive(subscription: self)
+        let target = lock.locked { () -> Downstream? in
+            guard status.accept(subscription) else { return nil }
+            return downstream
+        }
+        guard let target else {
+            subscription.cancel()
+            return
+        }
+        target.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        downstream.receive(input)
+        guard let target = lock.locked({ status.isSubscribed ? downstream : nil }) else { return .none }
+        return target.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        take()?(true)
-        downstream.receive(completion: completion)
+        let (target, ended, leave) = lock.locked { () -> (Downstream?, Subscription?, ((Bool) -> Void)?) in
+            guard status.isSubscribed else { return (nil, nil, nil) }
+            return (downstream.take(), status.end(), onLeave.take())
+        }
+        withExtendedLifetime(ended) {}
+        leave?(true)
+        target?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
-        lock.locked { upstream }?.request(demand)
+        lock.locked { status.subscription }?.request(demand)
     }
 
     func cancel() {
-        let subscription = lock.locked { () -> Subscription? in
-            defer { upstream = nil }
-            return upstream
+        let (subscription, released, leave) = lock.locked { () -> (Subscription?, Downstream?, ((Bool) -> Void)?) in
+            (status.end(), downstream.take(), onLeave.take())
         }
         subscription?.cancel()
-        take()?(false)
+        withExtendedLifetime(released) {}
+        leave?(false)
+    }
+}
+
+/// `take(_:)`: forwards the first `count` elements, then cancels the source and finishes.
+internal struct TakeCount<Upstream: Publisher>: Publisher {
+    typealias Output = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let upstream: Upstream
+    let count: Int
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        upstream.receive(subscriber: TakeCountSubscription(downstream: subscriber, count: count))
+    }
+}
+
+private final class TakeCountSubscription<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var status = SubscriptionStatus.awaitingSubscription
+    private var remaining: Int
+
+    init(downstream: Downstream, count: Int) {
+        self.downstream = downstream
+        remaining = count
     }
 
-    private func take() -> ((Bool) -> Void)? {
-        lock.locked {
-            defer { onLeave = nil }
-            return onLeave
+    func receive(subscription: Subscription) {
+        let target = lock.locked { () -> Downstream? in
+            guard status.accept(subscription) else { return nil }
+            return downstream
         }
+        guard let target else {
+            subscription.cancel()
+            return
+        }
+        target.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let taken = lock.locked { () -> (Downstream, last: Bool, Subscription?)? in
+            guard status.isSubscribed, let downstream, remaining > 0 else { return nil }
+            remaining -= 1
+            guard remaining == 0 else { return (downstream, false, nil) }
+            self.downstream = nil
+            return (downstream, true, status.end())
+        }
+        guard let (target, last, upstream) = taken else { return .none }
+        let demand = target.receive(input)
+        guard last else { return demand }
+        upstream?.cancel()
+        target.receive(completion: .finished)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (target, ended) = lock.locked { () -> (Downstream?, Subscription?) in
+            guard status.isSubscribed else { return (nil, nil) }
+            return (downstream.take(), status.end())
+        }
+        withExtendedLifetime(ended) {}
+        target?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.locked { status.subscription }?.request(demand)
+    }
+
+    func cancel() {
+        let (upstream, released) = lock.locked { () -> (Subscription?, Downstream?) in
+            (status.end(), downstream.take())
+        }
+        upstream?.cancel()
+        withExtendedLifetime(released) {}
     }
 }

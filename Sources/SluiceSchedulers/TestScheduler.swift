@@ -219,14 +219,20 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     ///
     /// In async code this is the form that `advance(by:)` resolves to, so it is written with
     /// `await`; the synchronous form stays for synchronous tests.
-    @MainActor
+    ///
+    /// It runs in the caller's isolation (`nonisolated(nonsending)`): a task the test started
+    /// on its own actor (the main actor, say) runs at the first step, before time moves, since
+    /// that actor is free whenever this is suspended. It needs no particular actor, so it does
+    /// not depend on the main queue being drained, which on Linux a test process that also uses
+    /// `RunLoop.main` cannot count on.
+    nonisolated(nonsending)
     public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
         await advance(to: now.advanced(by: stride))
     }
 
     /// Advances the clock to `instant` as `advance(to:)` does, letting other tasks run before
     /// each action and after the last (see `advance(by:)`).
-    @MainActor
+    nonisolated(nonsending)
     public func advance(to instant: SchedulerTimeType) async {
         let limit = lock.locked { Swift.max(currentTime, instant) }
         while true {
@@ -241,7 +247,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// other tasks run before each action and after the last, so that a task consuming a
     /// `timer` with `prefix(_:)` finishes and its timer is cancelled before `run()` looks for
     /// more work. Stops with a test failure after `maxSteps` actions, as the synchronous form does.
-    @MainActor
+    nonisolated(nonsending)
     public func run(maxSteps: Int = 10_000_000, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) async {
         var steps = 0

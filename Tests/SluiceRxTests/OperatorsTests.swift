@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Sluice
 import SluiceRx
 
 @Suite("Operators")
@@ -39,6 +40,41 @@ struct OperatorsTests {
             #expect(!subject.hasObservers)
         }
         #expect(rxRecord(Observable.of(1, 2).take(0)) == ["|"])
+    }
+
+    @Test("take(n) as a publisher sends no more than the demand asked for and finishes after the n-th")
+    func takeHonoursDemand() {
+        let subject = PublishSubject<Int>()
+        let subscriber = DemandOneSubscriber()
+        subject.take(2).asPublisher().subscribe(subscriber)
+        subscriber.subscription?.request(.max(1))
+        subject.onNext(1)
+        subject.onNext(99)            // beyond demand: the source's publisher holds or drops it
+        #expect(subscriber.events == ["1"])
+        subscriber.subscription?.request(.max(1))
+        subject.onNext(2)
+        #expect(subscriber.events == ["1", "2", "|"])
+        #expect(!subject.hasObservers)
+    }
+
+    @Test("share(.whileConnected): a member cancelled while its subscription is still held releases its subscriber")
+    func shareMemberReleasesItsSubscriber() {
+        let source = PublishSubject<Int>()
+        let shared = source.share()
+        weak var released: DemandOneSubscriber?
+        var kept: (any Subscription)?
+        do {
+            let subscriber = DemandOneSubscriber()
+            released = subscriber
+            shared.asPublisher().subscribe(subscriber)
+            kept = subscriber.subscription
+            subscriber.subscription = nil
+        }
+        #expect(released != nil)
+        kept?.cancel()
+        #expect(released == nil)
+        #expect(!source.hasObservers)
+        withExtendedLifetime(kept) {}
     }
 
     @Test("take, take(while:), take(until:), skip, skip(while:), skip(until:), distinctUntilChanged")
@@ -218,4 +254,19 @@ struct OperatorsTests {
         #expect(rxRecord(shared) == ["2", "3", "|"])
         #expect(subscriptions.value == 1)
     }
+}
+
+/// A subscriber that asks for nothing itself and records what it gets.
+private final class DemandOneSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Swift.Error
+    var subscription: (any Subscription)?
+    var events: [String] = []
+
+    func receive(subscription: any Subscription) { self.subscription = subscription }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        events.append(String(input))
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Swift.Error>) { events.append("|") }
 }

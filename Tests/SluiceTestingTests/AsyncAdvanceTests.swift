@@ -7,12 +7,14 @@ import Testing
 /// The async forms of `advance(by:)`, `advance(to:)` and `run()`, as combine-schedulers' tests use
 /// them: tasks that wait on the scheduler get to run between steps.
 ///
-/// Async tests run on the main actor, as combine-schedulers' own do: a task a test starts then
-/// inherits the main actor and reaches its sleep or timer as soon as the awaited advance first
+/// Async tests run on one actor of their own: a task a test starts inherits it and reaches its
+/// sleep or timer as soon as the awaited advance (which runs in the caller's isolation) first
 /// suspends, never after the clock has moved on (on a busy machine a task on the global pool can
-/// start later than the advance's yields).
-@Suite struct AsyncAdvanceTests {
-    @MainActor
+/// start later than the advance's yields). Not the main actor: in a Swift Testing process on
+/// Linux the main queue is drained by whichever thread runs it, and a test elsewhere that runs
+/// `RunLoop.main` can leave main-queue work waiting (seen as a hang in CI).
+@Suite(.timeLimit(.minutes(2))) struct AsyncAdvanceTests {
+    @AsyncAdvanceTestActor
     @Test func aTaskSleepingOnTheSchedulerFinishesAfterAnAwaitedAdvance() async throws {
         let scheduler = DispatchQueue.test
         let task = Task { try await scheduler.sleep(for: .seconds(1)) }
@@ -22,7 +24,7 @@ import Testing
         #expect(scheduler.now == .init(.init(uptimeNanoseconds: 1_000_000_001)))
     }
 
-    @MainActor
+    @AsyncAdvanceTestActor
     @Test func aTimerConsumedWithPrefixGetsTenTicksInTenSeconds() async {
         let scheduler = DispatchQueue.test
         let task = Self.countingTenTicks(of: scheduler)
@@ -30,7 +32,7 @@ import Testing
         #expect(await task.value == 10)
     }
 
-    @MainActor
+    @AsyncAdvanceTestActor
     @Test func runReturnsOnceTheTaskHasEndedItsTimer() async {
         let scheduler = DispatchQueue.test
         let task = Self.countingTenTicks(of: scheduler)
@@ -39,7 +41,7 @@ import Testing
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    @MainActor
+    @AsyncAdvanceTestActor
     @Test func awaitedAdvanceToAnInstantRunsWhatIsDueAndMovesTheClock() async {
         let scheduler = DispatchQueue.test
         let log = Log<Int>()
@@ -54,7 +56,7 @@ import Testing
         #expect(log.all == [1, 2])
     }
 
-    @MainActor
+    @AsyncAdvanceTestActor
     @Test func aTimerPublisherAcrossAwaitedAdvancesIncludingAFarJump() async {
         let scheduler = DispatchQueue.test
         let ticks = Log<Int>()
@@ -108,8 +110,8 @@ import Testing
         #expect(elapsed == .milliseconds(250))
     }
 
-    /// A task (on the main actor, as the tests are) that counts ten ticks of the scheduler's timer.
-    @MainActor
+    /// A task (on the tests' actor) that counts ten ticks of the scheduler's timer.
+    @AsyncAdvanceTestActor
     static func countingTenTicks(of scheduler: TestSchedulerOf<DispatchQueue>) -> Task<Int, Never> {
         Task {
             var ticks = 0
@@ -117,4 +119,9 @@ import Testing
             return ticks
         }
     }
+}
+
+/// The actor the async advance tests run on (see ``AsyncAdvanceTests``).
+@globalActor actor AsyncAdvanceTestActor {
+    static let shared = AsyncAdvanceTestActor()
 }

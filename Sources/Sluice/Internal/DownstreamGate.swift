@@ -71,10 +71,6 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
 
     // MARK: Under the lock
 
-    /// Whether the gate still accepts events.
-    @inlinable
-    package final var isGateOpen: Bool { !gateClosed }
-
     /// Whether the calling thread is the one delivering (so a call now is re-entrant).
     @inlinable
     package final var isDeliveringOnCurrentThread: Bool {
@@ -155,17 +151,21 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
         return demand
     }
 
-    /// `run`'s hand-over: gives `downstream` the subscription unless it already has it. Out of
-    /// line, so that `run`, which delivers every value, stays small enough to be inlined into
-    /// the upstreams' deliveries whatever the downstream's `receive(subscription:)` costs.
+    /// Hands the downstream its subscription unless it already has it. Operators that hand it
+    /// over late (after subscribing their upstreams) call this first, and `run` calls it with
+    /// the downstream it took before delivering a completion that an upstream sent early, so that
+    /// the downstream never sees a completion first. Out of line, so that `run`, which delivers
+    /// every value, stays small enough to be inlined into the upstreams' deliveries whatever the
+    /// downstream's `receive(subscription:)` costs.
     @inlinable
     @inline(never)
-    package final func handOver(_ subscription: Subscription, to downstream: Downstream) {
-        let first = lock.locked { () -> Bool in
-            defer { subscriptionHandedOver = true }
-            return !subscriptionHandedOver
+    package final func handOver(_ subscription: Subscription, to taken: Downstream? = nil) {
+        let target = lock.locked { () -> Downstream? in
+            guard !subscriptionHandedOver else { return nil }
+            subscriptionHandedOver = true
+            return taken ?? downstream
         }
-        if first { downstream.receive(subscription: subscription) }
+        target?.receive(subscription: subscription)
     }
 
     /// Delivers queued events until the queue is empty, then stops being the delivering thread.
@@ -199,25 +199,6 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
             target.receive(completion: completion)
             return nil
         }
-    }
-
-    /// The downstream, for handing it its subscription (which never goes through the gate).
-    @inlinable
-    package final var currentDownstream: Downstream? {
-        lock.locked { downstream }
-    }
-
-    /// Hands the downstream its subscription unless it already has it. Operators that hand it
-    /// over late (after subscribing their upstreams) call this before delivering a completion
-    /// that an upstream sent early, so that the downstream never sees a completion first.
-    @inlinable
-    package final func handOver(_ subscription: Subscription) {
-        let target = lock.locked { () -> Downstream? in
-            guard !subscriptionHandedOver else { return nil }
-            subscriptionHandedOver = true
-            return downstream
-        }
-        target?.receive(subscription: subscription)
     }
 }
 
