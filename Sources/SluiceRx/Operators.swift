@@ -338,27 +338,20 @@ extension ObservableType {
     }
 
     /// RxSwift's `Observable.combineLatest` of a collection: the latest element of each, as an
-    /// array, once all have one. Sluice: `combineLatest` + `map`, folded; `Empty` for none.
+    /// array, once all have one. Sluice: SluiceExtras' `combineLatest()` of a collection (one
+    /// array per event); completes at once for none.
     public static func combineLatest<C: Collection>(_ collection: C) -> Observable<[Element]>
         where C.Element: ObservableType, C.Element.Element == Element
     {
-        guard let first = collection.first else { return Observable<[Element]>.empty() }
-        let start = first.source.map { [$0] }.eraseToAnyPublisher()
-        return Observable(collection.dropFirst().reduce(start) { combined, next in
-            combined.combineLatest(next.source).map { $0 + [$1] }.eraseToAnyPublisher()
-        })
+        Observable<[Element]>(collection.map(\.source).combineLatest())
     }
 
     /// RxSwift's `Observable.zip` of a collection: one element of each, as an array, in order.
-    /// Sluice: `zip` + `map`, folded; `Empty` for none.
+    /// Sluice: SluiceExtras' `zip()` of a collection; completes at once for none.
     public static func zip<C: Collection>(_ collection: C) -> Observable<[Element]>
         where C.Element: ObservableType, C.Element.Element == Element
     {
-        guard let first = collection.first else { return Observable<[Element]>.empty() }
-        let start = first.source.map { [$0] }.eraseToAnyPublisher()
-        return Observable(collection.dropFirst().reduce(start) { zipped, next in
-            zipped.zip(next.source).map { $0 + [$1] }.eraseToAnyPublisher()
-        })
+        Observable<[Element]>(collection.map(\.source).zip())
     }
 }
 

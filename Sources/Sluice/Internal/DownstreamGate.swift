@@ -60,6 +60,11 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// A completion has been accepted (or the gate terminated): nothing more is accepted.
     @usableFromInline @exclusivity(unchecked)
     package final var gateClosed = false
+    /// The operator has ended (finished, failed or cancelled) and ignores its upstreams. Set
+    /// under the lock when the operator decides to end, which can be before its completion is
+    /// submitted (it cancels its upstreams first), so it is not the gate's own `gateClosed`.
+    @usableFromInline @exclusivity(unchecked)
+    package final var terminated = false
     /// Whether ``handOver(_:)`` has given the downstream its subscription.
     @usableFromInline @exclusivity(unchecked)
     package final var subscriptionHandedOver = false

@@ -26,8 +26,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = CombineLatestSubscription<S, A.Output, B.Output, Void, Void>
-            let inner = Inner(downstream: subscriber, count: 2, values: LatestValues(a: nil, b: nil, c: (), d: ())) { a, b, _, _ in (a, b) }
+            typealias Inner = CombineLatestSubscription<S, LatestValues<A.Output, B.Output, Void, Void>>
+            let inner = Inner(downstream: subscriber, count: 2, values: LatestValues(a: nil, b: nil, c: (), d: ())) { ($0.0, $0.1) }
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             inner.handOver(inner)
@@ -65,8 +65,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = CombineLatestSubscription<S, A.Output, B.Output, C.Output, Void>
-            let inner = Inner(downstream: subscriber, count: 3, values: LatestValues(a: nil, b: nil, c: nil, d: ())) { a, b, c, _ in (a, b, c) }
+            typealias Inner = CombineLatestSubscription<S, LatestValues<A.Output, B.Output, C.Output, Void>>
+            let inner = Inner(downstream: subscriber, count: 3, values: LatestValues(a: nil, b: nil, c: nil, d: ())) { ($0.0, $0.1, $0.2) }
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             c.receive(subscriber: CombineLatestSide(index: 2, parent: inner) { swap(&$0.c, &$1) })
@@ -109,8 +109,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = CombineLatestSubscription<S, A.Output, B.Output, C.Output, D.Output>
-            let inner = Inner(downstream: subscriber, count: 4, values: LatestValues(a: nil, b: nil, c: nil, d: nil)) { a, b, c, d in (a, b, c, d) }
+            typealias Inner = CombineLatestSubscription<S, LatestValues<A.Output, B.Output, C.Output, D.Output>>
+            let inner = Inner(downstream: subscriber, count: 4, values: LatestValues(a: nil, b: nil, c: nil, d: nil)) { $0 }
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             c.receive(subscriber: CombineLatestSide(index: 2, parent: inner) { swap(&$0.c, &$1) })
@@ -203,230 +203,4 @@ extension Publisher {
         Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3), transform: transform)
     }
 
-}
-
-/// The latest value of each of up to four upstreams (unused slots hold `()`).
-@usableFromInline
-internal struct LatestValues<A, B, C, D> {
-    @usableFromInline internal var a: A?
-    @usableFromInline internal var b: B?
-    @usableFromInline internal var c: C?
-    @usableFromInline internal var d: D?
-
-    @inlinable
-    internal init(a: A?, b: B?, c: C?, d: D?) {
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = d
-    }
-
-    @inlinable
-    internal var all: (A, B, C, D)? {
-        guard let a, let b, let c, let d else { return nil }
-        return (a, b, c, d)
-    }
-}
-
-/// The one subscription behind `CombineLatest`, `CombineLatest3` and `CombineLatest4`, with
-/// Combine's rules: requests are forwarded unchanged to every upstream; each value replaces
-/// that upstream's latest one and, once all have one and the downstream has demand, the
-/// combination is delivered (values answer `.none`). A value sent from inside the downstream's
-/// own `receive` only updates the latest values, as in Combine. Values arriving from other
-/// threads meanwhile are delivered in turn.
-@usableFromInline
-internal final class CombineLatestSubscription<Downstream: Subscriber, A, B, C, D>:
-    DownstreamGate<Downstream, Void>, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
-    @usableFromInline
-    internal let count: Int
-    @usableFromInline
-    internal let combine: (A, B, C, D) -> Downstream.Input
-    @usableFromInline @exclusivity(unchecked)
-    internal var values: LatestValues<A, B, C, D>
-    @usableFromInline @exclusivity(unchecked)
-    internal var upstreams: [GateUpstream]
-    @usableFromInline @exclusivity(unchecked)
-    internal var demand = Subscribers.Demand.none
-    @usableFromInline @exclusivity(unchecked)
-    internal var finishedCount = 0
-    @usableFromInline @exclusivity(unchecked)
-    internal var terminated = false
-
-    @inlinable
-    internal init(downstream: Downstream, count: Int, values: LatestValues<A, B, C, D>,
-                  combine: @escaping (A, B, C, D) -> Downstream.Input) {
-        self.count = count
-        self.values = values
-        self.combine = combine
-        upstreams = Array(repeating: .awaitingSubscription, count: count)
-        super.init(downstream: downstream)
-    }
-
-    @inlinable
-    internal func receive(subscription: Subscription, index: Int) {
-        let accepted = lock.locked { () -> Bool in
-            guard !terminated, upstreams[index].isAwaitingSubscription else { return false }
-            upstreams[index] = .subscribed(subscription)
-            return true
-        }
-        if !accepted {
-            subscription.cancel()
-        }
-    }
-
-    @inlinable
-    internal func receive(index: Int, store: (inout LatestValues<A, B, C, D>) -> Void) -> Subscribers.Demand {
-        let ticket = lock.locked { () -> Ticket in
-            guard !terminated, !upstreams[index].isDone else { return .none }
-            store(&values)
-            guard demand > 0, !isDeliveringOnCurrentThread, let all = values.all else { return .none }
-            demand -= 1
-            return submitLocked(.value(combine(all.0, all.1, all.2, all.3), ()))
-        }
-        run(ticket) { _, returned, _ in self.delivered(returned: returned) }
-        return .none
-    }
-
-    /// Combine keeps what the downstream returns as its own demand; upstreams are not asked.
-    @inlinable
-    internal func delivered(returned: Subscribers.Demand) {
-        guard returned > 0 else { return }
-        lock.locked { demand += returned }
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
-        switch completion {
-        case .finished:
-            let (ticket, previous, cleared) = lock.locked { () -> (Ticket, GateUpstream?, LatestValues<A, B, C, D>?) in
-                guard !terminated, !upstreams[index].isDone else { return (.none, nil, nil) }
-                let previous = upstreams[index]
-                upstreams[index] = .done
-                finishedCount += 1
-                guard finishedCount == count else { return (.none, previous, nil) }
-                terminated = true
-                let cleared = values
-                values = LatestValues(a: nil, b: nil, c: nil, d: nil)
-                return (submitLocked(.completion(.finished)), previous, cleared)
-            }
-            withExtendedLifetime((previous, cleared)) {}
-            run(ticket, handingOver: self) { _, returned, _ in self.delivered(returned: returned) }
-        case .failure:
-            let (ticket, others, cleared) = lock.locked { () -> (Ticket, [GateUpstream], LatestValues<A, B, C, D>?) in
-                guard !terminated, !upstreams[index].isDone else { return (.none, [], nil) }
-                terminated = true
-                var others = upstreams
-                others[index] = .done
-                upstreams = Array(repeating: .done, count: count)
-                let cleared = values
-                values = LatestValues(a: nil, b: nil, c: nil, d: nil)
-                return (submitLocked(.completion(completion)), others, cleared)
-            }
-            // The failed upstream is not cancelled, the others are, before the failure goes out.
-            for upstream in others {
-                upstream.subscription?.cancel()
-            }
-            withExtendedLifetime(cleared) {}
-            run(ticket, handingOver: self) { _, returned, _ in self.delivered(returned: returned) }
-        }
-    }
-
-    @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        let targets = lock.locked { () -> [Subscription] in
-            guard !terminated else { return [] }
-            self.demand += demand
-            return upstreams.compactMap(\.subscription)
-        }
-        for upstream in targets {
-            upstream.request(demand)
-        }
-    }
-
-    @inlinable
-    internal func cancel() {
-        let (detached, cleared, gate) = lock.locked {
-            () -> ([GateUpstream], LatestValues<A, B, C, D>, (Downstream?, RingBuffer<Event>)) in
-            terminated = true
-            defer {
-                upstreams = Array(repeating: .done, count: count)
-                values = LatestValues(a: nil, b: nil, c: nil, d: nil)
-            }
-            return (upstreams, values, terminateLocked())
-        }
-        for upstream in detached {
-            upstream.subscription?.cancel()
-        }
-        withExtendedLifetime((cleared, gate)) {}
-    }
-
-    @usableFromInline
-    internal var description: String { "CombineLatest" }
-
-    @usableFromInline
-    internal var customMirror: Mirror {
-        let (downstream, subscriptions, demand, values) = lock.locked {
-            (self.downstream, upstreams.map(\.subscription), self.demand, self.values)
-        }
-        let buffers: [Any?] = Array([values.a as Any?, values.b as Any?, values.c as Any?, values.d as Any?].prefix(count))
-        return Mirror(self, children: [
-            "downstream": downstream as Any,
-            "upstreamSubscriptions": subscriptions,
-            "demand": demand,
-            "buffers": buffers,
-        ])
-    }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
-}
-
-/// The subscriber a combineLatest attaches to each upstream.
-@usableFromInline
-internal struct CombineLatestSide<Downstream: Subscriber, A, B, C, D, Input>: Subscriber,
-    CustomStringConvertible
-{
-    @usableFromInline
-    internal typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    internal let index: Int
-    @usableFromInline
-    internal let parent: CombineLatestSubscription<Downstream, A, B, C, D>
-    /// Swaps the new value into its slot, leaving the old one to be released after unlocking.
-    @usableFromInline
-    internal let store: (inout LatestValues<A, B, C, D>, inout Input?) -> Void
-    @usableFromInline
-    internal let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    internal init(index: Int, parent: CombineLatestSubscription<Downstream, A, B, C, D>,
-                  store: @escaping (inout LatestValues<A, B, C, D>, inout Input?) -> Void) {
-        self.index = index
-        self.parent = parent
-        self.store = store
-    }
-
-    @inlinable
-    internal func receive(subscription: Subscription) {
-        parent.receive(subscription: subscription, index: index)
-    }
-
-    @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
-        var slot: Input? = input
-        return parent.receive(index: index) { store(&$0, &slot) }
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
-        parent.receive(completion: completion, index: index)
-    }
-
-    /// Combine's side subscriber has a description and no mirror or playground text of its own.
-    @usableFromInline
-    internal var description: String { "CombineLatest" }
 }

@@ -132,8 +132,6 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     internal var buffer = RingBuffer<(Int, Child.Output)>()
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
-    @usableFromInline @exclusivity(unchecked)
-    internal var terminated = false
 
     @inlinable
     internal init(downstream: Downstream, maxPublishers: Subscribers.Demand,

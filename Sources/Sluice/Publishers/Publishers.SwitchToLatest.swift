@@ -100,8 +100,6 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     internal var awaitingInnerSubscription = false
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
-    @usableFromInline @exclusivity(unchecked)
-    internal var terminated = false
 
     @inlinable
     override internal init(downstream: Downstream) {
