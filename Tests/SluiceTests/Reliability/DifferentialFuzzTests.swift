@@ -21,7 +21,9 @@ import SluiceTesting
 // Two families:
 // - synchronous: a cold `Record` (values, then `.finished` or a failure) through 1–4 of map,
 //   filter, scan, prefix, dropFirst, removeDuplicates, collect, merge of cold sources and
-//   flatMap over cold children, under three demand patterns (below);
+//   flatMap over cold children, under three demand patterns (below); some cases instead combine
+//   the pipeline with a cold source by combineLatest or zip (with unlimited demand, and no merge
+//   or flatMap: see `withCombining`);
 // - timed: a `PassthroughSubject` sent to from actions on the TestScheduler at integer ms ticks
 //   (values, then `.finished`, a failure, or nothing), through 1–4 of all of the above plus
 //   debounce, throttle(latest: true/false) and delay, each delivered event stamped with its
@@ -185,7 +187,7 @@ struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
     static let gaps = [0, 0, 1, 2, 3, 5, 5, 8, 10, 10, 15, 20, 25]
 
     private static func generateSynchronous(seed: UInt64, _ random: inout FuzzRandom) -> FuzzCase {
-        let demand: FuzzDemand
+        var demand: FuzzDemand
         switch random.int(0...9) {
         case 0...3: demand = .unlimited
         case 4...6: demand = .perValue(random.int(1...3))
@@ -206,6 +208,9 @@ struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
             // A failure would drop what flatMap holds for lack of demand (see FuzzDemand).
             terminal = .finished
         }
+        if random.chance(12) {
+            (steps, demand) = withCombining(steps, &random)
+        }
         return FuzzCase(seed: seed, family: .synchronous, steps: steps,
                         input: FuzzModel.Input(ticks: ticks, terminal: terminal, terminalTime: 0), demand: demand)
     }
@@ -217,7 +222,7 @@ struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
             let afterDelay = steps.contains { $0.isDelay }
             steps.append(timedStep(&random, afterDelay: afterDelay))
         }
-        let demand: FuzzDemand
+        var demand: FuzzDemand
         if steps.contains(where: { $0.isDelay }) || random.chance(65) {
             demand = .unlimited
         } else {
@@ -237,9 +242,40 @@ struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
         default: terminal = nil
         }
         let terminalTime = (ticks.last?.time ?? 0) + random.pick(gaps)
+        if random.chance(12) {
+            (steps, demand) = withCombining(steps, &random)
+        }
         return FuzzCase(seed: seed, family: .timed, steps: steps,
                         input: FuzzModel.Input(ticks: ticks, terminal: terminal, terminalTime: terminalTime),
                         demand: demand)
+    }
+
+    /// The pipeline with a combineLatest or a zip of a cold source put in at a random place
+    /// (drawn after everything else, so that the other cases stay as they were). Demand becomes
+    /// unlimited and merge and flatMap go: combineLatest keeps what its downstream returns as
+    /// its own demand, so a limited demand would stop the cold source part-way, and a merge or
+    /// flatMap upstream of it would get its demand only after subscribing its sources, which
+    /// orders their values otherwise than the merge model says.
+    static func withCombining(_ steps: [FuzzModel.Step], _ random: inout FuzzRandom) -> ([FuzzModel.Step], FuzzDemand) {
+        var kept = steps.filter { !$0.interleaves }
+        let source = coldSource(&random)
+        let step: FuzzModel.Step = random.chance(50) ? .combineLatest(source) : .zip(source)
+        kept.insert(step, at: random.int(0...kept.count))
+        return (kept, .unlimited)
+    }
+
+    /// A cold source for merge, combineLatest and zip.
+    static func coldSource(_ random: inout FuzzRandom) -> FuzzModel.Source {
+        switch random.int(0...19) {
+        case 0...7:
+            var values: [Int] = []
+            let count = random.int(0...3)
+            for _ in 0..<count { values.append(random.int(0...5)) }
+            return .sequence(values)
+        case 8...12: return .just(random.int(0...5))
+        case 13...16: return .empty
+        default: return .fail(random.int(1...9))
+        }
     }
 
     /// An operator without time. `interleaving: false` (demand that runs out) leaves out merge,
@@ -277,17 +313,7 @@ struct FuzzCase: Hashable, Sendable, CustomStringConvertible {
                 return .collect(random.int(1...4))
             case 16...17:
                 guard interleaving else { continue }
-                let source: FuzzModel.Source
-                switch random.int(0...19) {
-                case 0...7:
-                    var values: [Int] = []
-                    let count = random.int(0...3)
-                    for _ in 0..<count { values.append(random.int(0...5)) }
-                    source = .sequence(values)
-                case 8...12: source = .just(random.int(0...5))
-                case 13...16: source = .empty
-                default: source = .fail(random.int(1...9))
-                }
+                let source = coldSource(&random)
                 let erased = random.chance(30)
                 return .merge(source, erased: erased)
             default:
@@ -343,6 +369,8 @@ extension FuzzModel.Step {
         case .collect: return "collect"
         case .merge: return "merge"
         case .flatMap(let maxOne, _): return maxOne ? "flatMap(.max(1))" : "flatMap(.unlimited)"
+        case .combineLatest: return "combineLatest"
+        case .zip: return "zip"
         case .debounce: return "debounce"
         case .throttle(_, let latest): return latest ? "throttle(latest)" : "throttle(first)"
         case .delay: return "delay"
@@ -351,8 +379,17 @@ extension FuzzModel.Step {
 
     static let synchronousOperatorNames = [
         "map", "filter", "scan", "prefix", "dropFirst", "removeDuplicates", "collect", "merge",
-        "flatMap(.max(1))", "flatMap(.unlimited)",
+        "flatMap(.max(1))", "flatMap(.unlimited)", "combineLatest", "zip",
     ]
+
+    /// Whether the step interleaves its upstream with others under its own demand (merge,
+    /// flatMap), which `withCombining` leaves out.
+    var interleaves: Bool {
+        switch self {
+        case .merge, .flatMap: return true
+        default: return false
+        }
+    }
     static let timedOperatorNames = synchronousOperatorNames + ["debounce", "throttle(latest)", "throttle(first)", "delay"]
 }
 
@@ -551,6 +588,10 @@ enum FuzzRunner {
             return upstream.flatMap(maxPublishers: maxPublishers) { (value: Int) -> AnyPublisher<Int, TestError> in
                 child(inner, for: value)
             }.eraseToAnyPublisher()
+        case .combineLatest(let source):
+            return upstream.combineLatest(publisher(for: source)) { FuzzModel.pair($0, $1) }.eraseToAnyPublisher()
+        case .zip(let source):
+            return upstream.zip(publisher(for: source)) { FuzzModel.pair($0, $1) }.eraseToAnyPublisher()
         case .debounce(let ms):
             return upstream.debounce(for: .milliseconds(ms), scheduler: scheduler).eraseToAnyPublisher()
         case .throttle(let ms, let latest):
@@ -703,6 +744,10 @@ enum FuzzRunner {
                 simpler.append(.merge(.sequence(Array(values.dropLast())), erased: erased))
             }
             return simpler
+        case .combineLatest(.sequence(let values)) where !values.isEmpty:
+            return [.combineLatest(.sequence(Array(values.dropLast())))]
+        case .zip(.sequence(let values)) where !values.isEmpty:
+            return [.zip(.sequence(Array(values.dropLast())))]
         case .flatMap(let maxOne, .run(let count, let stride)) where count > 0:
             return [.flatMap(maxOne: maxOne, .run(count: count - 1, stride: stride))]
         case .debounce(let ms) where ms > 1:
@@ -934,6 +979,15 @@ struct DifferentialFuzzTests {
         // merge: the cold source while subscribing, then the subject.
         #expect(timed([.merge(.sequence([7, 8]), erased: false)], [(5, 3)], .finished, at: 10) == "[7@0, 8@0, 5@3, |@10]")
         #expect(timed([.merge(.fail(4), erased: false)], [(5, 3)], .finished, at: 10) == "[#4@0]")
+        // combineLatest: the subject's values with the cold source's last; it finishes when
+        // both have finished; a source without values never lets one out.
+        #expect(timed([.combineLatest(.sequence([7, 8]))], [(1, 3), (2, 5)], .finished, at: 10) == "[108@3, 208@5, |@10]")
+        #expect(timed([.combineLatest(.empty)], [(1, 3)], .finished, at: 10) == "[|@10]")
+        #expect(timed([.combineLatest(.fail(4))], [(1, 3)], .finished, at: 10) == "[#4@0]")
+        // zip: pairs in order; it finishes at the value that uses up a finished source.
+        #expect(timed([.zip(.sequence([7, 8]))], [(1, 3), (2, 5), (3, 6)], nil) == "[107@3, 208@5, |@5]")
+        #expect(timed([.zip(.just(9))], [], .failure(3), at: 4) == "[#3@4]")
+        #expect(timed([.zip(.empty)], [(1, 3)], nil) == "[|@0]")
         // Ties decided by scheduling order: a delayed value that lands on a debounce timer's
         // instant was scheduled after the timer (at 20 rather than 10), so the timer fires
         // first; without the delay, the second value was scheduled first and wins.

@@ -30,6 +30,15 @@ import Foundation
 ///   source's values come after whatever the upstream sent while being subscribed, and before
 ///   anything the upstream sends later; the merge finishes when both have finished and fails with
 ///   the first failure (a source that fails at once ends the stream there).
+/// - `combineLatest(cold) { x*100+y }` and `zip(cold) { x*100+y }`: both upstreams are
+///   subscribed first (a `Fail` source ends a combineLatest there, before the upstream sends
+///   anything; zip hands its subscription down as soon as the `Fail` has sent its own, so the
+///   upstream's events in the setup come before the failure); then the downstream's request goes
+///   to the upstream, then to the source, so the
+///   upstream's events in the setup come first, then the source's, then the upstream's later
+///   ones. combineLatest sends the pair of the latest of each once both have one and finishes
+///   when both have finished; zip pairs the oldest unpaired of each and finishes as soon as a
+///   finished side has nothing left to pair. A failure of either ends the stream at once.
 /// - `flatMap` over cold, synchronous children (either `maxPublishers`): each child runs to its
 ///   end inside the upstream's `receive`, so the result is the concatenation in order; a child's
 ///   failure fails the stream at once.
@@ -318,6 +327,10 @@ enum FuzzModel {
         case merge(Source, erased: Bool)
         /// `flatMap(maxPublishers: maxOne ? .max(1) : .unlimited)`.
         case flatMap(maxOne: Bool, Inner)
+        /// `combineLatest(source) { pair($0, $1) }`.
+        case combineLatest(Source)
+        /// `zip(source) { pair($0, $1) }`.
+        case zip(Source)
         case debounce(Int)
         case throttle(Int, latest: Bool)
         case delay(Int)
@@ -352,11 +365,19 @@ enum FuzzModel {
                 return erased ? "merge(with: AnyPublisher(\(source)))" : "merge(with: \(source))"
             case .flatMap(let maxOne, let inner):
                 return "flatMap(maxPublishers: \(maxOne ? ".max(1)" : ".unlimited")) { \(inner) }"
+            case .combineLatest(let source): return "combineLatest(\(source)) { x*100+y }"
+            case .zip(let source): return "zip(\(source)) { x*100+y }"
             case .debounce(let ms): return "debounce(\(ms)ms)"
             case .throttle(let ms, let latest): return "throttle(\(ms)ms, latest: \(latest))"
             case .delay(let ms): return "delay(\(ms)ms)"
             }
         }
+    }
+
+    /// How combineLatest and zip combine an upstream value `x` with a source value `y`: an order
+    /// that is swapped, or a value paired with the wrong partner, shows.
+    static func pair(_ x: Int, _ y: Int) -> Int {
+        x &* 100 &+ y
     }
 
     /// How `collect(n)` arrays become Ints: the count, then each element, in base 1000
@@ -574,6 +595,12 @@ enum FuzzModel {
             }
             return output
 
+        case .combineLatest(let source):
+            return combineLatest(input, with: source, setup: setup)
+
+        case .zip(let source):
+            return zip(input, with: source, setup: setup)
+
         case .debounce(let dueTime):
             var output: [Event] = []
             var waiting: (value: Int, timer: Action)?
@@ -643,5 +670,121 @@ enum FuzzModel {
                 Event(action: event.action.schedule(at: event.action.due + shift), kind: event.kind)
             }
         }
+    }
+
+    /// The upstream's events in the setup: the first index after them, and whether they ended
+    /// with its completion (then `output` holds a failure, or the caller decides on `.finished`).
+    private static func setupEvents(of input: [Event], setup: Action,
+                                    _ body: (Event) -> Bool) -> Int {
+        var index = 0
+        while index < input.count, input[index].action === setup {
+            let event = input[index]
+            index += 1
+            if !body(event) { break }
+        }
+        return index
+    }
+
+    /// `combineLatest(source)`; see the semantics above.
+    static func combineLatest(_ input: [Event], with source: Source, setup: Action) -> [Event] {
+        if let code = source.failureCode {
+            return [Event(action: setup, kind: .failure(code))]
+        }
+        var output: [Event] = []
+        var latestUpstream: Int?
+        var latestSource: Int?
+        var upstreamEnd: Kind?
+        let index = setupEvents(of: input, setup: setup) { event in
+            switch event.kind {
+            case .value(let value): latestUpstream = value
+            case .finished, .failure: upstreamEnd = event.kind
+            }
+            return upstreamEnd == nil
+        }
+        if case .failure? = upstreamEnd {
+            return [input[index - 1]]
+        }
+        for value in source.values {
+            latestSource = value
+            if let latestUpstream {
+                output.append(Event(action: setup, kind: .value(pair(latestUpstream, value))))
+            }
+        }
+        if upstreamEnd == .finished {
+            output.append(Event(action: setup, kind: .finished))
+            return output
+        }
+        // The source has finished: the upstream's completion ends the stream.
+        for event in input[index...] {
+            guard case .value(let value) = event.kind else {
+                output.append(event)
+                break
+            }
+            if let latestSource {
+                output.append(Event(action: event.action, kind: .value(pair(value, latestSource))))
+            }
+        }
+        return output
+    }
+
+    /// `zip(source)`; see the semantics above.
+    static func zip(_ input: [Event], with source: Source, setup: Action) -> [Event] {
+        var output: [Event] = []
+        var upstreamQueue: [Int] = []
+        var upstreamEnd: Kind?
+        let index = setupEvents(of: input, setup: setup) { event in
+            switch event.kind {
+            case .value(let value): upstreamQueue.append(value)
+            case .finished, .failure: upstreamEnd = event.kind
+            }
+            return upstreamEnd == nil
+        }
+        switch upstreamEnd {
+        case .failure?:
+            return [input[index - 1]]
+        case .finished? where upstreamQueue.isEmpty:
+            return [Event(action: setup, kind: .finished)]
+        default:
+            break
+        }
+        if let code = source.failureCode {
+            // Zip hands the downstream its subscription when the `Fail` has sent its own, so
+            // the request reaches the upstream before the failure comes.
+            return [Event(action: setup, kind: .failure(code))]
+        }
+        var sourceQueue: [Int] = []
+        for value in source.values {
+            sourceQueue.append(value)
+            guard !upstreamQueue.isEmpty else { continue }
+            output.append(Event(action: setup, kind: .value(pair(upstreamQueue.removeFirst(), sourceQueue.removeFirst()))))
+            if upstreamEnd == .finished, upstreamQueue.isEmpty {
+                output.append(Event(action: setup, kind: .finished))
+                return output
+            }
+        }
+        // The source has finished: with nothing left to pair, so has the zip.
+        if sourceQueue.isEmpty {
+            output.append(Event(action: setup, kind: .finished))
+            return output
+        }
+        for event in input[index...] {
+            switch event.kind {
+            case .value(let value):
+                upstreamQueue.append(value)
+                output.append(Event(action: event.action, kind: .value(pair(upstreamQueue.removeFirst(), sourceQueue.removeFirst()))))
+                if sourceQueue.isEmpty {
+                    output.append(Event(action: event.action, kind: .finished))
+                    return output
+                }
+            case .finished:
+                // Every upstream value has been paired (the source still has some).
+                output.append(event)
+                return output
+            case .failure:
+                output.append(event)
+                return output
+            }
+        }
+        return output
     }
 }
