@@ -10,6 +10,11 @@ import Synchronization
 /// action finds another delivering, it leaves a debt that the delivering thread pays before it
 /// lets go. A completion is always delivered after every value handed over before it, and
 /// nothing is delivered after a completion or `cancel()`.
+///
+/// It also holds the operator's link: the upstream's subscription and the one reference to the
+/// downstream. The operator keeps its own state under the same ``lock`` and decides and queues
+/// an event in one critical section (``enqueueLocked(_:)``), so a value costs one lock on its
+/// way in, however the operator is built.
 @usableFromInline
 package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline
@@ -18,10 +23,19 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
         case completion(Subscribers.Completion<Downstream.Failure>)
     }
 
+    /// What a cancel lets go of: the downstream and the events still queued.
+    @usableFromInline
+    package typealias Released = (Downstream?, RingBuffer<Event>)
+
     @usableFromInline
     package let lock = Lock()
+    /// The downstream, until the completion is delivered or `cancel()`.
     @usableFromInline @exclusivity(unchecked)
     package var downstream: Downstream?
+    /// The upstream's subscription: awaited, live, or done (after the upstream's completion,
+    /// or the operator's cancel).
+    @usableFromInline @exclusivity(unchecked)
+    package var upstream = GateUpstream.awaitingSubscription
     @usableFromInline @exclusivity(unchecked)
     package var queue: RingBuffer<Event> = RingBuffer()
     /// Whether a completion has been handed over (later events are refused).
@@ -48,16 +62,66 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
         self.downstream = downstream
     }
 
+    // MARK: The link, under the lock
+
+    /// Takes the upstream's first subscription and returns the downstream to hand this
+    /// operator on to; `nil` (after another subscription, or a cancel) means the caller cancels
+    /// it after unlocking.
+    @inlinable
+    package func acceptLocked(_ subscription: Subscription) -> Downstream? {
+        guard upstream.isAwaitingSubscription, let downstream else { return nil }
+        upstream = .subscribed(subscription)
+        return downstream
+    }
+
+    /// Ends the link to the upstream (its completion, or a cancel), returning what it was: a
+    /// caller that found it subscribed goes on to queue the completion, or cancels the
+    /// subscription after unlocking.
+    @inlinable
+    package func detachUpstreamLocked() -> GateUpstream {
+        defer { upstream = .done }
+        return upstream
+    }
+
+    /// The upstream's subscription while the link is live.
+    @inlinable
+    package var upstreamSubscription: Subscription? {
+        lock.locked { upstream.subscription }
+    }
+
     /// Queues an event for delivery. Returns `false` (and queues nothing) after a completion has
     /// been queued or after `cancel()`.
     @inlinable
     @discardableResult
+    package func enqueueLocked(_ event: Event) -> Bool {
+        guard downstream != nil, !completionQueued else { return false }
+        if case .completion = event { completionQueued = true }
+        queue.append(event)
+        return true
+    }
+
+    /// ``enqueueLocked(_:)`` in a critical section of its own.
+    @inlinable
+    @discardableResult
     package func enqueue(_ event: Event) -> Bool {
+        lock.locked { enqueueLocked(event) }
+    }
+
+    /// Queues a value from the upstream if the link is live: the one lock of a value's way in.
+    @inlinable
+    package func enqueueFromUpstream(_ value: Downstream.Input) -> Bool {
+        lock.locked { upstream.isSubscribed && enqueueLocked(.value(value)) }
+    }
+
+    /// Ends the link for the upstream's completion and queues it, if the link was live; returns
+    /// the subscription it held (for an operator that still forwards demand to a finished
+    /// upstream), or `nil` if nothing was queued.
+    @inlinable
+    package func enqueueCompletionFromUpstream(_ completion: Subscribers.Completion<Downstream.Failure>) -> Subscription? {
         lock.locked {
-            guard downstream != nil, !completionQueued else { return false }
-            if case .completion = event { completionQueued = true }
-            queue.append(event)
-            return true
+            guard let subscription = detachUpstreamLocked().subscription,
+                  enqueueLocked(.completion(completion)) else { return nil }
+            return subscription
         }
     }
 
@@ -106,15 +170,11 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// Queues an event for batched delivery. Returns whether the caller must schedule a drain
     /// (none is pending), or `nil` if the event was refused (after completion or cancel).
     @inlinable
-    package func enqueueForDrain(_ event: Event) -> Bool? {
-        lock.locked { () -> Bool? in
-            guard downstream != nil, !completionQueued else { return nil }
-            if case .completion = event { completionQueued = true }
-            queue.append(event)
-            if drainPending { return false }
-            drainPending = true
-            return true
-        }
+    package func enqueueForDrainLocked(_ event: Event) -> Bool? {
+        guard enqueueLocked(event) else { return nil }
+        if drainPending { return false }
+        drainPending = true
+        return true
     }
 
     /// Delivers what is queued, up to ``batchSize`` events, and says whether more are left (the
@@ -183,16 +243,24 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
+    /// Stops delivery and ends the link: returns the downstream and what was queued, to be
+    /// released after unlocking, and the upstream's subscription if it was live, to be
+    /// cancelled after unlocking.
+    @inlinable
+    package func cancelLocked() -> (upstream: Subscription?, released: Released) {
+        cancelled.store(true, ordering: .relaxed)
+        defer {
+            downstream = nil
+            queue = RingBuffer()
+        }
+        return (detachUpstreamLocked().subscription, (downstream, queue))
+    }
+
+    /// ``cancelLocked()`` in a critical section of its own; then the upstream is cancelled.
     @inlinable
     package func cancel() {
-        cancelled.store(true, ordering: .relaxed)
-        let released = lock.locked { () -> (Downstream?, RingBuffer<Event>) in
-            defer {
-                downstream = nil
-                queue = RingBuffer()
-            }
-            return (downstream, queue)
-        }
+        let (upstream, released) = lock.locked { cancelLocked() }
         withExtendedLifetime(released) {}
+        upstream?.cancel()
     }
 }

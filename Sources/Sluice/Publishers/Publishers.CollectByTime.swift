@@ -62,10 +62,6 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @usableFromInline
     internal typealias Failure = Upstream.Failure
 
-    @usableFromInline
-    internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
     @usableFromInline @exclusivity(unchecked)
     internal var buffer: [Input] = []
     /// Closed windows waiting for downstream demand.
@@ -78,6 +74,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     internal var completion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked)
     internal var timer: Cancellable?
+    /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -98,7 +95,6 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: CollectByTimeSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: CollectByTimeSubscription.self).cancelSpecialized() })
-        link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         options = publisher.options
         switch publisher.strategy {
@@ -116,7 +112,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { link.accept(subscription) }
+        let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
         guard let downstream else {
             subscription.cancel()
             return
@@ -125,8 +121,8 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
                                           tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
             self?.closeWindow()
         }
-        let stale = lock.locked { () -> Cancellable? in
-            guard link.isSubscribed else { return newTimer }
+        let stale = delivery.lock.locked { () -> Cancellable? in
+            guard delivery.upstream.isSubscribed else { return newTimer }
             timer = newTimer
             return nil
         }
@@ -139,8 +135,8 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        let full = lock.locked { () -> Bool in
-            guard link.isSubscribed else { return false }
+        let full = delivery.lock.locked { () -> Bool in
+            guard delivery.upstream.isSubscribed else { return false }
             buffer.append(input)
             guard let count, buffer.count >= count else { return false }
             ready.append(buffer)
@@ -155,8 +151,8 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func closeWindow() {
-        let closed = lock.locked { () -> Bool in
-            guard link.isSubscribed, !buffer.isEmpty else { return false }
+        let closed = delivery.lock.locked { () -> Bool in
+            guard delivery.upstream.isSubscribed, !buffer.isEmpty else { return false }
             ready.append(buffer)
             buffer = []
             return true
@@ -166,9 +162,9 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
-            let previous = link.terminate()
-            guard previous.live != nil else { return (previous, nil) }
+        let (previous, timerToCancel) = delivery.lock.locked { () -> (GateUpstream, Cancellable?) in
+            let previous = delivery.detachUpstreamLocked()
+            guard previous.isSubscribed else { return (previous, nil) }
             switch completion {
             case .finished:
                 if !buffer.isEmpty { ready.append(buffer) }
@@ -181,7 +177,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             return (previous, timer)
         }
         timerToCancel?.cancel()
-        guard previous.live != nil else { return }
+        guard previous.isSubscribed else { return }
         scheduler.schedule(options: options) { self.flush() }
     }
 
@@ -190,24 +186,24 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func flush() {
         while true {
-            // Popping and queueing happen under one lock so that two threads flushing at once
-            // cannot swap windows; the delivery's lock is only ever taken inside this one.
-            let queued = lock.locked { () -> Bool in
+            // Popping and queueing happen in one critical section so that two threads flushing
+            // at once cannot swap windows.
+            let queued = delivery.lock.locked { () -> Bool in
                 if demand > 0, let window = ready.popFirst() {
                     demand -= 1
-                    return delivery.enqueue(.value(window))
+                    return delivery.enqueueLocked(.value(window))
                 }
                 if ready.isEmpty, let completion {
                     self.completion = nil
-                    return delivery.enqueue(.completion(completion))
+                    return delivery.enqueueLocked(.completion(completion))
                 }
                 return false
             }
             guard queued else { return }
             delivery.deliverNext { more in
-                let upstream = lock.locked { () -> Subscription? in
+                let upstream = delivery.lock.locked { () -> Subscription? in
                     demand += more
-                    return link.subscription
+                    return delivery.upstream.subscription
                 }
                 if let count { upstream?.request(more * count) }
             }
@@ -227,9 +223,9 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        let (upstream, held) = lock.locked { () -> (Subscription?, Bool) in
+        let (upstream, held) = delivery.lock.locked { () -> (Subscription?, Bool) in
             self.demand += demand
-            return (link.subscription, !ready.isEmpty || completion != nil)
+            return (delivery.upstream.subscription, !ready.isEmpty || completion != nil)
         }
         if let count { upstream?.request(demand * count) }
         // Windows held for want of demand go out on the scheduler, like every other window,
@@ -241,19 +237,19 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, [Input]) in
+        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, [Input]) in
             defer {
                 timer = nil
                 buffer = []
                 ready.removeAll()
                 completion = nil
             }
-            return (link.terminate(), timer, buffer)
+            return (delivery.detachUpstreamLocked(), timer, buffer)
         }
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
         delivery.cancel()
-        previous.live?.subscription.cancel()
+        previous.subscription?.cancel()
     }
 
     @usableFromInline

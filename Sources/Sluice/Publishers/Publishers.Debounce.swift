@@ -55,10 +55,6 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @usableFromInline
     internal typealias Failure = Upstream.Failure
 
-    @usableFromInline
-    internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
     /// The value waiting for its quiet period, tagged with the generation that scheduled it.
@@ -68,6 +64,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     internal var generation: UInt64 = 0
     @usableFromInline @exclusivity(unchecked)
     internal var timer: Cancellable?
+    /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -81,14 +78,13 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: DebounceSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: DebounceSubscription.self).cancelSpecialized() })
-        link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
     }
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { link.accept(subscription) }
+        let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
         guard let downstream else {
             subscription.cancel()
             return
@@ -100,8 +96,8 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let scheduler = publisher.scheduler
-        guard let current = lock.locked({ () -> UInt64? in
-            guard link.isSubscribed else { return nil }
+        guard let current = delivery.lock.locked({ () -> UInt64? in
+            guard delivery.upstream.isSubscribed else { return nil }
             generation += 1
             pending = (input, generation)
             return generation
@@ -112,11 +108,11 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         // A repeating timer, as Combine uses; it is cancelled when it first fires.
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.fire(current) }
-        let previous = lock.locked { () -> Cancellable? in
+        let previous = delivery.lock.locked { () -> Cancellable? in
             // The timer may already have fired (a concurrent queue, a short due time): the
             // value is no longer pending, and a stored timer would go on repeating every
             // `dueTime` until the next value or a cancel. Cancel it instead of storing it.
-            guard pending?.generation == current, link.isSubscribed else { return newTimer }
+            guard pending?.generation == current, delivery.upstream.isSubscribed else { return newTimer }
             defer { timer = newTimer }
             return timer
         }
@@ -126,31 +122,31 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func fire(_ firing: UInt64) {
-        let (value, timerToCancel) = lock.locked { () -> (Input?, Cancellable?) in
-            guard let pending, pending.generation == firing else { return (nil, nil) }
+        let (queued, timerToCancel) = delivery.lock.locked { () -> (Bool, Cancellable?) in
+            guard let pending, pending.generation == firing else { return (false, nil) }
             self.pending = nil
             defer { timer = nil }
-            guard demand > 0 else { return (nil, timer) }
+            guard demand > 0 else { return (false, timer) }
             demand -= 1
-            return (pending.value, timer)
+            return (delivery.enqueueLocked(.value(pending.value)), timer)
         }
         timerToCancel?.cancel()
-        guard let value, delivery.enqueue(.value(value)) else { return }
-        delivery.deliverNext { more in lock.locked { demand += more } }
+        guard queued else { return }
+        delivery.deliverNext { more in delivery.lock.locked { demand += more } }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Input?) in
+        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, Input?) in
             defer {
                 pending = nil
                 timer = nil
             }
-            return (link.terminate(), timer, pending?.value)
+            return (delivery.detachUpstreamLocked(), timer, pending?.value)
         }
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
-        guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
+        guard previous.isSubscribed, delivery.enqueue(.completion(completion)) else { return }
         // Without the options: as in Combine, those given to `debounce` are for values.
         publisher.scheduler.schedule(options: nil) { self.delivery.deliverNext() }
     }
@@ -168,22 +164,22 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        lock.locked { self.demand += demand }
+        delivery.lock.locked { self.demand += demand }
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, dropped) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Input?) in
+        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, Input?) in
             defer {
                 pending = nil
                 timer = nil
             }
-            return (link.terminate(), timer, pending?.value)
+            return (delivery.detachUpstreamLocked(), timer, pending?.value)
         }
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
         delivery.cancel()
-        previous.live?.subscription.cancel()
+        previous.subscription?.cancel()
     }
 
     @usableFromInline
@@ -191,7 +187,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let (downstream, demand, value) = lock.locked { (link.downstream, self.demand, pending?.value) }
+        let (downstream, demand, value) = delivery.lock.locked { (delivery.downstream, self.demand, pending?.value) }
         return Mirror(self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": value as Any])
     }
 

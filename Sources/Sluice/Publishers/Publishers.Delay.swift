@@ -59,15 +59,12 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @usableFromInline
     internal typealias Failure = Downstream.Failure
 
-    @usableFromInline
-    internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
     /// The upstream's subscription from its completion until that completion is delivered: the
     /// demand that values still on their way return goes to it, as in Combine, although the
     /// upstream has finished. (A downstream `request` meanwhile is not forwarded.)
     @usableFromInline @exclusivity(unchecked)
     internal var finishedUpstream: Subscription?
+    /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -81,14 +78,13 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: DelaySubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: DelaySubscription.self).cancelSpecialized() })
-        link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
     }
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { link.accept(subscription) }
+        let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
         guard let downstream else {
             subscription.cancel()
             return
@@ -98,19 +94,20 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.locked({ link.isSubscribed }), delivery.enqueue(.value(input)) else { return .none }
+        guard delivery.enqueueFromUpstream(input) else { return .none }
         scheduleDelivery()
         return .none
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let live = lock.locked { () -> Bool in
-            guard let (upstream, _) = link.terminate().live else { return false }
+        let queued = delivery.lock.locked { () -> Bool in
+            guard let upstream = delivery.detachUpstreamLocked().subscription,
+                  delivery.enqueueLocked(.completion(completion)) else { return false }
             finishedUpstream = upstream
             return true
         }
-        guard live, delivery.enqueue(.completion(completion)) else { return }
+        guard queued else { return }
         scheduleDelivery()
     }
 
@@ -124,16 +121,16 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @inlinable
     internal func deliver() {
         delivery.deliverNext { demand in
-            lock.locked { link.subscription ?? finishedUpstream }?.request(demand)
+            delivery.lock.locked { delivery.upstream.subscription ?? finishedUpstream }?.request(demand)
         }
-        if delivery.isOver {
-            // The completion has been delivered (or the downstream cancelled).
-            let finished = lock.locked { () -> Subscription? in
-                defer { finishedUpstream = nil }
-                return finishedUpstream
-            }
-            withExtendedLifetime(finished) {}
+        // Once the completion has been delivered (or the downstream cancelled), the finished
+        // upstream's subscription is let go of.
+        let finished = delivery.lock.locked { () -> Subscription? in
+            guard delivery.downstream == nil else { return nil }
+            defer { finishedUpstream = nil }
+            return finishedUpstream
         }
+        withExtendedLifetime(finished) {}
     }
 
     @inlinable
@@ -148,17 +145,18 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
 
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
-        lock.locked { link.subscription }?.request(demand)
+        delivery.upstreamSubscription?.request(demand)
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, finished) = lock.locked { () -> (LinkState<Downstream>, Subscription?) in
+        let (upstream, released, finished) = delivery.lock.locked {
+            () -> (Subscription?, HopDelivery<Downstream>.Released, Subscription?) in
             defer { finishedUpstream = nil }
-            return (link.terminate(), finishedUpstream)
+            let (upstream, released) = delivery.cancelLocked()
+            return (upstream, released, finishedUpstream)
         }
-        withExtendedLifetime(finished) {}
-        delivery.cancel()
-        previous.live?.subscription.cancel()
+        withExtendedLifetime((released, finished)) {}
+        upstream?.cancel()
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publishers {
     /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
     ///
@@ -56,13 +54,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     @usableFromInline
     internal typealias Failure = Downstream.Failure
 
-    @usableFromInline
-    internal let lock = Lock()
-    /// Whether the upstream's subscription has arrived (values before it are refused).
-    @usableFromInline
-    internal let subscribed = Atomic<Bool>(false)
-    @usableFromInline @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
+    /// The link (upstream and downstream) and the delivery, under one lock.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -78,7 +70,6 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: ReceiveOnSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: ReceiveOnSubscription.self).cancelSpecialized() })
-        link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.scheduler = scheduler
         self.options = options
@@ -86,30 +77,34 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { link.accept(subscription) }
+        let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
         guard let downstream else {
             subscription.cancel()
             return
         }
-        subscribed.store(true, ordering: .releasing)
         downstream.receive(subscription: self)
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        // The delivery refuses values once cancelled or completed; before the subscription has
-        // arrived (a misbehaving upstream) the flag refuses them, so no lock is taken here.
-        guard subscribed.load(ordering: .acquiring), delivery.enqueueForDrain(.value(input)) == true else {
-            return .none
+        // Refused before the subscription (a misbehaving upstream), after the completion and
+        // after a cancel.
+        let scheduleOne = delivery.lock.locked { () -> Bool? in
+            guard delivery.upstream.isSubscribed else { return nil }
+            return delivery.enqueueForDrainLocked(.value(input))
         }
+        guard scheduleOne == true else { return .none }
         scheduleDrain()
         return .none
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let previous = lock.locked { link.terminate() }
-        guard previous.live != nil, delivery.enqueueForDrain(.completion(completion)) == true else { return }
+        let scheduleOne = delivery.lock.locked { () -> Bool? in
+            guard delivery.detachUpstreamLocked().isSubscribed else { return nil }
+            return delivery.enqueueForDrainLocked(.completion(completion))
+        }
+        guard scheduleOne == true else { return }
         scheduleDrain()
     }
 
@@ -121,7 +116,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     @inlinable
     internal func drain() {
         let more = delivery.drain { demand in
-            lock.locked { link.subscription }?.request(demand)
+            delivery.upstreamSubscription?.request(demand)
         }
         if more { scheduleDrain() }
     }
@@ -138,14 +133,12 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
-        lock.locked { link.subscription }?.request(demand)
+        delivery.upstreamSubscription?.request(demand)
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        let previous = lock.locked { link.terminate() }
         delivery.cancel()
-        previous.live?.subscription.cancel()
     }
 
     @usableFromInline

@@ -56,10 +56,6 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     @usableFromInline
     internal typealias Failure = Upstream.Failure
 
-    @usableFromInline
-    internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
     /// The value waiting for its emission time.
@@ -70,6 +66,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     internal var pendingCompletion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked)
     internal var lastEmission: Context.SchedulerTimeType?
+    /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -83,7 +80,6 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: ThrottleSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: ThrottleSubscription.self).cancelSpecialized() })
-        link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
         // Combine reads the scheduler's time when the subscriber is made, when its subscription
@@ -94,7 +90,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { link.accept(subscription) }
+        let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
         guard let downstream else {
             subscription.cancel()
             return
@@ -108,11 +104,11 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     internal func receive(_ input: Input) -> Subscribers.Demand {
         // `now` is read for every value while subscribed, also one that is dropped, and never
         // after a cancel or the completion (never under the lock: the scheduler is not ours).
-        guard lock.locked({ link.isSubscribed }) else { return .none }
+        guard delivery.lock.locked({ delivery.upstream.isSubscribed }) else { return .none }
         let scheduler = publisher.scheduler
         let now = scheduler.now
-        let emission = lock.locked { () -> Context.SchedulerTimeType? in
-            guard link.isSubscribed else { return nil }
+        let emission = delivery.lock.locked { () -> Context.SchedulerTimeType? in
+            guard delivery.upstream.isSubscribed else { return nil }
             if pending != nil {
                 if publisher.latest { pending = input }
                 return nil
@@ -136,36 +132,38 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     internal func emit() {
         // The emission time is needed only when a value goes out with no completion after it
         // (a cancel clears `pending`): only then is `now` read, as in Combine.
-        let needsTime = lock.locked { pending != nil && pendingCompletion == nil }
+        let needsTime = delivery.lock.locked { pending != nil && pendingCompletion == nil }
         let now = needsTime ? publisher.scheduler.now : nil
-        let (value, completion) = lock.locked { () -> (Input?, Subscribers.Completion<Failure>?) in
-            guard let value = pending else { return (nil, nil) }
+        // The value, and a completion that waited for it, are queued in one critical section.
+        let (queued, completes) = delivery.lock.locked { () -> (Bool, Bool) in
+            guard let value = pending else { return (false, false) }
             pending = nil
             if let now { lastEmission = now }
             defer { pendingCompletion = nil }
-            return (value, pendingCompletion)
+            guard delivery.enqueueLocked(.value(value)) else { return (false, false) }
+            return (true, pendingCompletion.map { delivery.enqueueLocked(.completion($0)) } ?? false)
         }
-        guard let value, delivery.enqueue(.value(value)) else { return }
-        delivery.deliverNext { more in lock.locked { demand += more } }
-        if let completion, delivery.enqueue(.completion(completion)) {
+        guard queued else { return }
+        delivery.deliverNext { more in delivery.lock.locked { demand += more } }
+        if completes {
             delivery.deliverNext()
         }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        guard lock.locked({ link.isSubscribed }) else { return }
+        guard delivery.lock.locked({ delivery.upstream.isSubscribed }) else { return }
         _ = publisher.scheduler.now
-        let (previous, waitsForValue) = lock.locked { () -> (LinkState<Downstream>, Bool) in
-            let previous = link.terminate()
-            guard previous.live != nil else { return (previous, false) }
+        let (previous, waitsForValue) = delivery.lock.locked { () -> (GateUpstream, Bool) in
+            let previous = delivery.detachUpstreamLocked()
+            guard previous.isSubscribed else { return (previous, false) }
             if pending != nil {
                 pendingCompletion = completion
                 return (previous, true)
             }
             return (previous, false)
         }
-        guard previous.live != nil, !waitsForValue, delivery.enqueue(.completion(completion)) else { return }
+        guard previous.isSubscribed, !waitsForValue, delivery.enqueue(.completion(completion)) else { return }
         publisher.scheduler.schedule { self.delivery.deliverNext() }
     }
 
@@ -182,21 +180,21 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         // No zero-demand check: Combine's throttle accepts `request(.none)` and ignores it.
-        lock.locked { self.demand += demand }
+        delivery.lock.locked { self.demand += demand }
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, dropped) = lock.locked { () -> (LinkState<Downstream>, Input?) in
+        let (previous, dropped) = delivery.lock.locked { () -> (GateUpstream, Input?) in
             defer {
                 pending = nil
                 pendingCompletion = nil
             }
-            return (link.terminate(), pending)
+            return (delivery.detachUpstreamLocked(), pending)
         }
         withExtendedLifetime(dropped) {}
         delivery.cancel()
-        previous.live?.subscription.cancel()
+        previous.subscription?.cancel()
     }
 
     @usableFromInline

@@ -60,10 +60,6 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @usableFromInline
     internal typealias Failure = Upstream.Failure
 
-    @usableFromInline
-    internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked)
-    internal var link: LinkState<Downstream>
     @usableFromInline @exclusivity(unchecked)
     internal var timer: Cancellable?
     /// Bumped each time the clock restarts, so a timer that fires late does nothing.
@@ -76,6 +72,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     /// being delivered return still goes to it.
     @usableFromInline @exclusivity(unchecked)
     internal var finishedUpstream: Subscription?
+    /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
     @usableFromInline
@@ -89,34 +86,38 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
         entryPoints = SpecializedEntryPoints(
             request: { unsafeDowncast($0, to: TimeoutSubscription.self).requestSpecialized($1) },
             cancel: { unsafeDowncast($0, to: TimeoutSubscription.self).cancelSpecialized() })
-        link = .awaitingSubscription(downstream)
         delivery = HopDelivery(downstream)
         self.publisher = publisher
     }
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { link.accept(subscription) }
+        let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
         guard let downstream else {
             subscription.cancel()
             return
         }
-        restartClock()
+        restartClock(delivery.lock.locked { nextGenerationLocked() })
         downstream.receive(subscription: self)
     }
 
+    /// A new generation of the clock: a timer of an older one that fires does nothing.
     @inlinable
-    internal func restartClock() {
+    internal func nextGenerationLocked() -> UInt64 {
+        generation += 1
+        return generation
+    }
+
+    /// Schedules the timer of generation `current`, taken under the lock just before (the
+    /// scheduler is not called under the lock).
+    @inlinable
+    internal func restartClock(_ current: UInt64) {
         let scheduler = publisher.scheduler
-        let current = lock.locked { () -> UInt64 in
-            generation += 1
-            return generation
-        }
         let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval),
                                           interval: publisher.interval, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.timedOut(current) }
-        let previous = lock.locked { () -> Cancellable? in
-            guard generation == current, link.isSubscribed else { return newTimer }
+        let previous = delivery.lock.locked { () -> Cancellable? in
+            guard generation == current, delivery.upstream.isSubscribed else { return newTimer }
             defer { timer = newTimer }
             return timer
         }
@@ -125,13 +126,13 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func timedOut(_ firing: UInt64) {
-        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
-            guard generation == firing, link.isSubscribed else { return (.terminal, nil) }
+        let (previous, timerToCancel) = delivery.lock.locked { () -> (GateUpstream, Cancellable?) in
+            guard generation == firing, delivery.upstream.isSubscribed else { return (.done, nil) }
             defer { timer = nil }
-            return (link.terminate(), timer)
+            return (delivery.detachUpstreamLocked(), timer)
         }
         timerToCancel?.cancel()
-        guard let (upstream, _) = previous.live else { return }
+        guard let upstream = previous.subscription else { return }
         upstream.cancel()
         let completion: Subscribers.Completion<Failure> = publisher.customError.map { .failure($0()) } ?? .finished
         if delivery.enqueue(.completion(completion)) {
@@ -141,8 +142,12 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.locked({ link.isSubscribed }), delivery.enqueue(.value(input)) else { return .none }
-        restartClock()
+        let current = delivery.lock.locked { () -> UInt64? in
+            guard delivery.upstream.isSubscribed, delivery.enqueueLocked(.value(input)) else { return nil }
+            return nextGenerationLocked()
+        }
+        guard let current else { return .none }
+        restartClock(current)
         publisher.scheduler.schedule(options: publisher.options) { self.deliver() }
         return .none
     }
@@ -150,23 +155,23 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @inlinable
     internal func deliver() {
         delivery.deliverNext { demand in
-            lock.locked { link.subscription ?? finishedUpstream }?.request(demand)
+            delivery.lock.locked { delivery.upstream.subscription ?? finishedUpstream }?.request(demand)
         }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel) = lock.locked { () -> (LinkState<Downstream>, Cancellable?) in
+        let (previous, timerToCancel) = delivery.lock.locked { () -> (GateUpstream, Cancellable?) in
             defer { timer = nil }
-            let previous = link.terminate()
-            finishedUpstream = previous.live?.subscription
+            let previous = delivery.detachUpstreamLocked()
+            finishedUpstream = previous.subscription
             return (previous, timer)
         }
         timerToCancel?.cancel()
-        guard previous.live != nil, delivery.enqueue(.completion(completion)) else { return }
+        guard previous.isSubscribed, delivery.enqueue(.completion(completion)) else { return }
         publisher.scheduler.schedule(options: publisher.options) {
             self.delivery.deliverNext()
-            let upstream = self.lock.locked { () -> Subscription? in
+            let upstream = self.delivery.lock.locked { () -> Subscription? in
                 defer { self.finishedUpstream = nil }
                 return self.finishedUpstream
             }
@@ -186,27 +191,28 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
-        let (upstream, first) = lock.locked { () -> (Subscription?, Bool) in
+        let (upstream, restart) = delivery.lock.locked { () -> (Subscription?, UInt64?) in
             defer { requested = true }
-            return (link.subscription, !requested)
+            let upstream = delivery.upstream.subscription
+            return (upstream, upstream != nil && !requested ? nextGenerationLocked() : nil)
         }
         guard let upstream else { return }
-        if first { restartClock() }
+        if let restart { restartClock(restart) }
         upstream.request(demand)
     }
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, finished) = lock.locked { () -> (LinkState<Downstream>, Cancellable?, Subscription?) in
+        let (previous, timerToCancel, finished) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, Subscription?) in
             defer {
                 timer = nil
                 finishedUpstream = nil
             }
-            return (link.terminate(), timer, finishedUpstream)
+            return (delivery.detachUpstreamLocked(), timer, finishedUpstream)
         }
         timerToCancel?.cancel()
         delivery.cancel()
-        previous.live?.subscription.cancel()
+        previous.subscription?.cancel()
         // A completion still on its way to the downstream: Combine cancels the upstream then too.
         finished?.cancel()
     }
