@@ -122,7 +122,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             self?.closeWindow()
         }
         let stale = delivery.lock.locked { () -> Cancellable? in
-            guard delivery.upstream.isSubscribed else { return newTimer }
+            guard delivery.isUpstreamLive else { return newTimer }
             timer = newTimer
             return nil
         }
@@ -136,7 +136,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let full = delivery.lock.locked { () -> Bool in
-            guard delivery.upstream.isSubscribed else { return false }
+            guard delivery.isUpstreamLive else { return false }
             buffer.append(input)
             guard let count, buffer.count >= count else { return false }
             ready.append(buffer)
@@ -152,7 +152,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @inlinable
     internal func closeWindow() {
         let closed = delivery.lock.locked { () -> Bool in
-            guard delivery.upstream.isSubscribed, !buffer.isEmpty else { return false }
+            guard delivery.isUpstreamLive, !buffer.isEmpty else { return false }
             ready.append(buffer)
             buffer = []
             return true
@@ -162,9 +162,9 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel) = delivery.lock.locked { () -> (GateUpstream, Cancellable?) in
+        let (previous, timerToCancel) = delivery.lock.locked { () -> (Subscription?, Cancellable?) in
             let previous = delivery.detachUpstreamLocked()
-            guard previous.isSubscribed else { return (previous, nil) }
+            guard previous != nil else { return (previous, nil) }
             switch completion {
             case .finished:
                 if !buffer.isEmpty { ready.append(buffer) }
@@ -177,7 +177,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             return (previous, timer)
         }
         timerToCancel?.cancel()
-        guard previous.isSubscribed else { return }
+        guard previous != nil else { return }
         scheduler.schedule(options: options) { self.flush() }
     }
 
@@ -203,7 +203,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             delivery.deliverNext { more in
                 let upstream = delivery.lock.locked { () -> Subscription? in
                     demand += more
-                    return delivery.upstream.subscription
+                    return delivery.liveUpstream
                 }
                 if let count { upstream?.request(more * count) }
             }
@@ -225,7 +225,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
         demand.assertNonZero()
         let (upstream, held) = delivery.lock.locked { () -> (Subscription?, Bool) in
             self.demand += demand
-            return (delivery.upstream.subscription, !ready.isEmpty || completion != nil)
+            return (delivery.liveUpstream, !ready.isEmpty || completion != nil)
         }
         if let count { upstream?.request(demand * count) }
         // Windows held for want of demand go out on the scheduler, like every other window,
@@ -237,7 +237,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, [Input]) in
+        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (Subscription?, Cancellable?, [Input]) in
             defer {
                 timer = nil
                 buffer = []
@@ -249,7 +249,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
         delivery.cancel()
-        previous.subscription?.cancel()
+        previous?.cancel()
     }
 
     @usableFromInline

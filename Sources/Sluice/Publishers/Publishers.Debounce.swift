@@ -97,7 +97,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let scheduler = publisher.scheduler
         guard let current = delivery.lock.locked({ () -> UInt64? in
-            guard delivery.upstream.isSubscribed else { return nil }
+            guard delivery.isUpstreamLive else { return nil }
             generation += 1
             pending = (input, generation)
             return generation
@@ -112,7 +112,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
             // The timer may already have fired (a concurrent queue, a short due time): the
             // value is no longer pending, and a stored timer would go on repeating every
             // `dueTime` until the next value or a cancel. Cancel it instead of storing it.
-            guard pending?.generation == current, delivery.upstream.isSubscribed else { return newTimer }
+            guard pending?.generation == current, delivery.isUpstreamLive else { return newTimer }
             defer { timer = newTimer }
             return timer
         }
@@ -137,7 +137,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, Input?) in
+        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (Subscription?, Cancellable?, Input?) in
             defer {
                 pending = nil
                 timer = nil
@@ -146,7 +146,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         }
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
-        guard previous.isSubscribed, delivery.enqueue(.completion(completion)) else { return }
+        guard previous != nil, delivery.enqueue(.completion(completion)) else { return }
         // Without the options: as in Combine, those given to `debounce` are for values.
         publisher.scheduler.schedule(options: nil) { self.delivery.deliverNext() }
     }
@@ -169,7 +169,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, Input?) in
+        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (Subscription?, Cancellable?, Input?) in
             defer {
                 pending = nil
                 timer = nil
@@ -179,7 +179,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         withExtendedLifetime(dropped) {}
         timerToCancel?.cancel()
         delivery.cancel()
-        previous.subscription?.cancel()
+        previous?.cancel()
     }
 
     @usableFromInline

@@ -102,7 +102,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         let queued = delivery.lock.locked { () -> Bool in
-            guard let upstream = delivery.detachUpstreamLocked().subscription,
+            guard let upstream = delivery.detachUpstreamLocked(),
                   delivery.enqueueLocked(.completion(completion)) else { return false }
             finishedUpstream = upstream
             return true
@@ -121,7 +121,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @inlinable
     internal func deliver() {
         delivery.deliverNext { demand in
-            delivery.lock.locked { delivery.upstream.subscription ?? finishedUpstream }?.request(demand)
+            delivery.lock.locked { delivery.liveUpstream ?? finishedUpstream }?.request(demand)
         }
         // Once the completion has been delivered (or the downstream cancelled), the finished
         // upstream's subscription is let go of.

@@ -90,7 +90,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
         // Refused before the subscription (a misbehaving upstream), after the completion and
         // after a cancel.
         let scheduleOne = delivery.lock.locked { () -> Bool? in
-            guard delivery.upstream.isSubscribed else { return nil }
+            guard delivery.isUpstreamLive else { return nil }
             return delivery.enqueueForDrainLocked(.value(input))
         }
         guard scheduleOne == true else { return .none }
@@ -101,7 +101,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         let scheduleOne = delivery.lock.locked { () -> Bool? in
-            guard delivery.detachUpstreamLocked().isSubscribed else { return nil }
+            guard delivery.detachUpstreamLocked() != nil else { return nil }
             return delivery.enqueueForDrainLocked(.completion(completion))
         }
         guard scheduleOne == true else { return }

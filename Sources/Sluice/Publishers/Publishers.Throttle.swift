@@ -104,11 +104,11 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
     internal func receive(_ input: Input) -> Subscribers.Demand {
         // `now` is read for every value while subscribed, also one that is dropped, and never
         // after a cancel or the completion (never under the lock: the scheduler is not ours).
-        guard delivery.lock.locked({ delivery.upstream.isSubscribed }) else { return .none }
+        guard delivery.lock.locked({ delivery.isUpstreamLive }) else { return .none }
         let scheduler = publisher.scheduler
         let now = scheduler.now
         let emission = delivery.lock.locked { () -> Context.SchedulerTimeType? in
-            guard delivery.upstream.isSubscribed else { return nil }
+            guard delivery.isUpstreamLive else { return nil }
             if pending != nil {
                 if publisher.latest { pending = input }
                 return nil
@@ -152,18 +152,18 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        guard delivery.lock.locked({ delivery.upstream.isSubscribed }) else { return }
+        guard delivery.lock.locked({ delivery.isUpstreamLive }) else { return }
         _ = publisher.scheduler.now
-        let (previous, waitsForValue) = delivery.lock.locked { () -> (GateUpstream, Bool) in
+        let (previous, waitsForValue) = delivery.lock.locked { () -> (Subscription?, Bool) in
             let previous = delivery.detachUpstreamLocked()
-            guard previous.isSubscribed else { return (previous, false) }
+            guard previous != nil else { return (previous, false) }
             if pending != nil {
                 pendingCompletion = completion
                 return (previous, true)
             }
             return (previous, false)
         }
-        guard previous.isSubscribed, !waitsForValue, delivery.enqueue(.completion(completion)) else { return }
+        guard previous != nil, !waitsForValue, delivery.enqueue(.completion(completion)) else { return }
         publisher.scheduler.schedule { self.delivery.deliverNext() }
     }
 
@@ -185,7 +185,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, dropped) = delivery.lock.locked { () -> (GateUpstream, Input?) in
+        let (previous, dropped) = delivery.lock.locked { () -> (Subscription?, Input?) in
             defer {
                 pending = nil
                 pendingCompletion = nil
@@ -194,7 +194,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
         }
         withExtendedLifetime(dropped) {}
         delivery.cancel()
-        previous.subscription?.cancel()
+        previous?.cancel()
     }
 
     @usableFromInline

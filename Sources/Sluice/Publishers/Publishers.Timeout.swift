@@ -117,7 +117,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
                                           interval: publisher.interval, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { [weak self] in self?.timedOut(current) }
         let previous = delivery.lock.locked { () -> Cancellable? in
-            guard generation == current, delivery.upstream.isSubscribed else { return newTimer }
+            guard generation == current, delivery.isUpstreamLive else { return newTimer }
             defer { timer = newTimer }
             return timer
         }
@@ -126,13 +126,13 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func timedOut(_ firing: UInt64) {
-        let (previous, timerToCancel) = delivery.lock.locked { () -> (GateUpstream, Cancellable?) in
-            guard generation == firing, delivery.upstream.isSubscribed else { return (.done, nil) }
+        let (previous, timerToCancel) = delivery.lock.locked { () -> (Subscription?, Cancellable?) in
+            guard generation == firing, delivery.isUpstreamLive else { return (nil, nil) }
             defer { timer = nil }
             return (delivery.detachUpstreamLocked(), timer)
         }
         timerToCancel?.cancel()
-        guard let upstream = previous.subscription else { return }
+        guard let upstream = previous else { return }
         upstream.cancel()
         let completion: Subscribers.Completion<Failure> = publisher.customError.map { .failure($0()) } ?? .finished
         if delivery.enqueue(.completion(completion)) {
@@ -143,7 +143,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let current = delivery.lock.locked { () -> UInt64? in
-            guard delivery.upstream.isSubscribed, delivery.enqueueLocked(.value(input)) else { return nil }
+            guard delivery.isUpstreamLive, delivery.enqueueLocked(.value(input)) else { return nil }
             return nextGenerationLocked()
         }
         guard let current else { return .none }
@@ -155,20 +155,20 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     @inlinable
     internal func deliver() {
         delivery.deliverNext { demand in
-            delivery.lock.locked { delivery.upstream.subscription ?? finishedUpstream }?.request(demand)
+            delivery.lock.locked { delivery.liveUpstream ?? finishedUpstream }?.request(demand)
         }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel) = delivery.lock.locked { () -> (GateUpstream, Cancellable?) in
+        let (previous, timerToCancel) = delivery.lock.locked { () -> (Subscription?, Cancellable?) in
             defer { timer = nil }
             let previous = delivery.detachUpstreamLocked()
-            finishedUpstream = previous.subscription
+            finishedUpstream = previous
             return (previous, timer)
         }
         timerToCancel?.cancel()
-        guard previous.isSubscribed, delivery.enqueue(.completion(completion)) else { return }
+        guard previous != nil, delivery.enqueue(.completion(completion)) else { return }
         publisher.scheduler.schedule(options: publisher.options) {
             self.delivery.deliverNext()
             let upstream = self.delivery.lock.locked { () -> Subscription? in
@@ -193,7 +193,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     internal func requestSpecialized(_ demand: Subscribers.Demand) {
         let (upstream, restart) = delivery.lock.locked { () -> (Subscription?, UInt64?) in
             defer { requested = true }
-            let upstream = delivery.upstream.subscription
+            let upstream = delivery.liveUpstream
             return (upstream, upstream != nil && !requested ? nextGenerationLocked() : nil)
         }
         guard let upstream else { return }
@@ -203,7 +203,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, finished) = delivery.lock.locked { () -> (GateUpstream, Cancellable?, Subscription?) in
+        let (previous, timerToCancel, finished) = delivery.lock.locked { () -> (Subscription?, Cancellable?, Subscription?) in
             defer {
                 timer = nil
                 finishedUpstream = nil
@@ -212,7 +212,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
         }
         timerToCancel?.cancel()
         delivery.cancel()
-        previous.subscription?.cancel()
+        previous?.cancel()
         // A completion still on its way to the downstream: Combine cancels the upstream then too.
         finished?.cancel()
     }
