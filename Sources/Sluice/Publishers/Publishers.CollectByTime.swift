@@ -117,6 +117,8 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             subscription.cancel()
             return
         }
+        // Weak, unlike debounce's and timeout's per-value timers: this one lasts as long as the
+        // subscription, and would otherwise make the scheduler its owner.
         let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: stride), interval: stride,
                                           tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
             self?.closeWindow()

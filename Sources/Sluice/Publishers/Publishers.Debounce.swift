@@ -105,9 +105,11 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         // `now` is read only for a value that is taken, as Combine does: a scheduler that
         // counts its reads sees none for values after a cancel or the completion.
         let due = scheduler.now.advanced(by: publisher.dueTime)
-        // A repeating timer, as Combine uses; it is cancelled when it first fires.
+        // A repeating timer, as Combine uses; it is cancelled when it first fires. It holds
+        // `self` strongly: every timer is cancelled (by firing, by the next value, by the
+        // completion or a cancel), and a weak reference per value cost a tenth of the time.
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
-                                          options: publisher.options) { [weak self] in self?.fire(current) }
+                                          options: publisher.options) { self.fire(current) }
         let previous = delivery.lock.locked { () -> Cancellable? in
             // The timer may already have fired (a concurrent queue, a short due time): the
             // value is no longer pending, and a stored timer would go on repeating every

@@ -115,7 +115,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
         let scheduler = publisher.scheduler
         let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval),
                                           interval: publisher.interval, tolerance: scheduler.minimumTolerance,
-                                          options: publisher.options) { [weak self] in self?.timedOut(current) }
+                                          options: publisher.options) { self.timedOut(current) }
         let previous = delivery.lock.locked { () -> Cancellable? in
             guard generation == current, delivery.isUpstreamLive else { return newTimer }
             defer { timer = newTimer }

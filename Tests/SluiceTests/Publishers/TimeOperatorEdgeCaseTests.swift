@@ -30,6 +30,27 @@ struct TimeOperatorEdgeCaseTests {
 
     // MARK: debounce
 
+    /// The debounce timer's action holds the subscription (as a scheduled action holds what it
+    /// will run); a cancel with a value waiting drops the timer, and with it the subscription,
+    /// at once rather than when the timer would have come due.
+    @Test func debounceCancelledWithAValueWaitingLetsGoOfItsSubscriptionAtOnce() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TestError>()
+        weak var weakSubscription: AnyObject?
+        do {
+            let subscriber = TestSubscriber<Int, TestError>()
+            subject.debounce(for: .seconds(10), scheduler: scheduler).subscribe(subscriber)
+            subject.send(1)
+            weakSubscription = subscriber.subscription.map { $0 as AnyObject }
+            #expect(weakSubscription != nil)
+            subscriber.cancel()
+            subscriber.releaseSubscriptions()
+        }
+        #expect(weakSubscription == nil, "the cancelled timer still holds the subscription")
+        scheduler.advance(by: .seconds(20))
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
     /// A value that arrives at the very instant the pending one comes due: whichever was
     /// scheduled first at that instant runs first (the scheduler's FIFO order).
     @Test func debounceValueArrivingAtTheDueInstant() {
