@@ -208,36 +208,48 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
 }
 
 /// Where one of a combining operator's upstreams stands.
+///
+/// A struct of a plain phase and the subscription rather than an enum with the subscription as
+/// its payload: the per-value check reads the phase, and an enum's would go through the
+/// existential's value witnesses (measured: a tenth of the time of a value through `merge`).
 @usableFromInline
-package enum GateUpstream {
-    case awaitingSubscription
-    case subscribed(Subscription)
-    /// Finished, failed, or detached by the operator's end: its events are ignored.
-    case done
+package struct GateUpstream {
+    @usableFromInline
+    package enum Phase {
+        case awaitingSubscription, subscribed
+        /// Finished, failed, or detached by the operator's end: its events are ignored.
+        case done
+    }
+
+    @usableFromInline
+    package var phase: Phase
+    /// The subscription while ``phase`` is `.subscribed`.
+    @usableFromInline
+    package var subscription: Subscription?
 
     @inlinable
-    package var subscription: Subscription? {
-        if case .subscribed(let subscription) = self { return subscription }
-        return nil
+    package init(phase: Phase, subscription: Subscription?) {
+        self.phase = phase
+        self.subscription = subscription
     }
 
     @inlinable
-    package var isDone: Bool {
-        if case .done = self { return true }
-        return false
-    }
+    package static var awaitingSubscription: GateUpstream { GateUpstream(phase: .awaitingSubscription, subscription: nil) }
 
-    /// Whether the upstream's subscription is live: the per-value check, which (unlike a look
-    /// at ``subscription``) copies no existential.
     @inlinable
-    package var isSubscribed: Bool {
-        if case .subscribed = self { return true }
-        return false
+    package static var done: GateUpstream { GateUpstream(phase: .done, subscription: nil) }
+
+    @inlinable
+    package static func subscribed(_ subscription: Subscription) -> GateUpstream {
+        GateUpstream(phase: .subscribed, subscription: subscription)
     }
 
     @inlinable
-    package var isAwaitingSubscription: Bool {
-        if case .awaitingSubscription = self { return true }
-        return false
-    }
+    package var isDone: Bool { phase == .done }
+
+    @inlinable
+    package var isSubscribed: Bool { phase == .subscribed }
+
+    @inlinable
+    package var isAwaitingSubscription: Bool { phase == .awaitingSubscription }
 }

@@ -314,7 +314,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
     internal var customMirror: Mirror {
         let (values, state, demand, terminal) = lock.locked { () -> ([Input], String, Subscribers.Demand, Subscribers.Completion<Failure>?) in
             let state: String
-            switch upstream {
+            switch upstream.phase {
             case .awaitingSubscription: state = "awaitingSubscription"
             case .subscribed: state = closed ? "terminal" : "subscribed"
             case .done: state = "terminal"

@@ -111,6 +111,16 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
             case .terminal: return nil
             }
         }
+
+        /// Whether the side the signal came from (the prefix, or the suffix) is the live one.
+        @inlinable
+        internal func isLive(fromSuffix: Bool) -> Bool {
+            switch self {
+            case .prefix(let upstream): return !fromSuffix && upstream.isSubscribed
+            case .suffix(let upstream): return fromSuffix && upstream.isSubscribed
+            case .terminal: return false
+            }
+        }
     }
 
     @usableFromInline @exclusivity(unchecked)
@@ -130,7 +140,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     @inlinable
     internal func receive(prefixSubscription subscription: Subscription) {
         let accepted = lock.locked { () -> Bool in
-            guard case .prefix(.awaitingSubscription) = phase else { return false }
+            guard case .prefix(let upstream) = phase, upstream.isAwaitingSubscription else { return false }
             phase = .prefix(.subscribed(subscription))
             return true
         }
@@ -144,7 +154,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     @inlinable
     internal func receive(suffixSubscription subscription: Subscription) {
         let request = lock.locked { () -> Subscribers.Demand? in
-            guard case .suffix(.awaitingSubscription) = phase else { return nil }
+            guard case .suffix(let upstream) = phase, upstream.isAwaitingSubscription else { return nil }
             phase = .suffix(.subscribed(subscription))
             return pending
         }
@@ -160,14 +170,9 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     @inlinable
     internal func receive(_ input: Downstream.Input, fromSuffix: Bool) -> Subscribers.Demand {
         let ticket = lock.locked { () -> Ticket in
-            switch (phase, fromSuffix) {
-            case (.prefix(.subscribed), false), (.suffix(.subscribed), true):
-                guard pending > 0 else { return .none }
-                pending -= 1
-                return submitLocked(.value(input, ()))
-            default:
-                return .none
-            }
+            guard phase.isLive(fromSuffix: fromSuffix), pending > 0 else { return .none }
+            pending -= 1
+            return submitLocked(.value(input, ()))
         }
         let returned = run(ticket) { _, demand, own in self.delivered(returned: demand, own: own) }
         return returned ?? .none
@@ -188,7 +193,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
         switch (completion, fromSuffix) {
         case (.finished, false):
             let (next, previous) = lock.locked { () -> (Suffix?, Phase?) in
-                guard case .prefix(.subscribed) = phase else { return (nil, nil) }
+                guard phase.isLive(fromSuffix: false) else { return (nil, nil) }
                 let previous = phase
                 phase = .suffix(.awaitingSubscription)
                 defer { suffix = nil }
@@ -198,14 +203,10 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
             next?.receive(subscriber: ConcatenateSuffixSide(parent: self))
         default:
             let (ticket, previous) = lock.locked { () -> (Ticket, Phase?) in
-                switch (phase, fromSuffix) {
-                case (.prefix(.subscribed), false), (.suffix(.subscribed), true):
-                    let previous = phase
-                    phase = .terminal
-                    return (submitLocked(.completion(completion)), previous)
-                default:
-                    return (.none, nil)
-                }
+                guard phase.isLive(fromSuffix: fromSuffix) else { return (.none, nil) }
+                let previous = phase
+                phase = .terminal
+                return (submitLocked(.completion(completion)), previous)
             }
             let dropped = lock.locked { () -> Suffix? in
                 defer { suffix = nil }
