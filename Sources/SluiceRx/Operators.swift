@@ -433,25 +433,28 @@ internal final class WhileConnectedShare<Element>: Publisher, @unchecked Sendabl
     }
 }
 
-/// One subscriber of a `WhileConnectedShare`: reports, once, that it left (cancelled) or saw
-/// the source end. A second subscription is cancelled, as every Sluice operator does, and the
-/// downstream is released at the end, so a subscriber that keeps its subscription does not keep
-/// the chain alive.
-private final class ShareMember<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+/// What SluiceRx's own subscriptions share: the upstream's first subscription is taken (a
+/// second one cancelled, as every Sluice operator does) and the relay hands itself to the
+/// downstream; requests go upstream; at the upstream's completion or a cancel the link ends
+/// once, and the upstream and the downstream are let go of, so a subscriber that keeps its
+/// subscription does not keep the chain alive.
+private class Relay<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var status = SubscriptionStatus.awaitingSubscription
-    private var onLeave: ((Bool) -> Void)?
+    let lock = Lock()
+    var downstream: Downstream?
+    var status = SubscriptionStatus.awaitingSubscription
 
-    init(downstream: Downstream, onLeave: @escaping (Bool) -> Void) {
+    init(downstream: Downstream) {
         self.downstream = downstream
-        self.onLeave = onLeave
     }
 
-    func receive(subscription: Subscription) {
+    /// Runs under the lock when the link ends (`cancelled`: by the downstream); what it returns
+    /// runs after unlocking, before a completion is handed on.
+    func endingLocked(cancelled: Bool) -> (() -> Void)? { nil }
+
+    final func receive(subscription: Subscription) {
         let target = lock.locked { () -> Downstream? in
             guard status.accept(subscription) else { return nil }
             return downstream
@@ -468,27 +471,42 @@ private final class ShareMember<Downstream: Subscriber>: Subscriber, Subscriptio
         return target.receive(input)
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let (target, ended, leave) = lock.locked { () -> (Downstream?, Subscription?, ((Bool) -> Void)?) in
+    final func receive(completion: Subscribers.Completion<Failure>) {
+        let (target, ended, after) = lock.locked { () -> (Downstream?, Subscription?, (() -> Void)?) in
             guard status.isSubscribed else { return (nil, nil, nil) }
-            return (downstream.take(), status.end(), onLeave.take())
+            return (downstream.take(), status.end(), endingLocked(cancelled: false))
         }
         withExtendedLifetime(ended) {}
-        leave?(true)
+        after?()
         target?.receive(completion: completion)
     }
 
-    func request(_ demand: Subscribers.Demand) {
+    final func request(_ demand: Subscribers.Demand) {
         lock.locked { status.subscription }?.request(demand)
     }
 
-    func cancel() {
-        let (subscription, released, leave) = lock.locked { () -> (Subscription?, Downstream?, ((Bool) -> Void)?) in
-            (status.end(), downstream.take(), onLeave.take())
+    final func cancel() {
+        let (upstream, released, after) = lock.locked { () -> (Subscription?, Downstream?, (() -> Void)?) in
+            (status.end(), downstream.take(), endingLocked(cancelled: true))
         }
-        subscription?.cancel()
+        upstream?.cancel()
         withExtendedLifetime(released) {}
-        leave?(false)
+        after?()
+    }
+}
+
+/// One subscriber of a `WhileConnectedShare`: reports, once, that it left (cancelled) or saw
+/// the source end.
+private final class ShareMember<Downstream: Subscriber>: Relay<Downstream>, @unchecked Sendable {
+    private var onLeave: ((Bool) -> Void)?
+
+    init(downstream: Downstream, onLeave: @escaping (Bool) -> Void) {
+        self.onLeave = onLeave
+        super.init(downstream: downstream)
+    }
+
+    override func endingLocked(cancelled: Bool) -> (() -> Void)? {
+        onLeave.take().map { leave in { leave(!cancelled) } }
     }
 }
 
@@ -505,33 +523,15 @@ internal struct TakeCount<Upstream: Publisher>: Publisher {
     }
 }
 
-private final class TakeCountSubscription<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var status = SubscriptionStatus.awaitingSubscription
+private final class TakeCountSubscription<Downstream: Subscriber>: Relay<Downstream>, @unchecked Sendable {
     private var remaining: Int
 
     init(downstream: Downstream, count: Int) {
-        self.downstream = downstream
         remaining = count
+        super.init(downstream: downstream)
     }
 
-    func receive(subscription: Subscription) {
-        let target = lock.locked { () -> Downstream? in
-            guard status.accept(subscription) else { return nil }
-            return downstream
-        }
-        guard let target else {
-            subscription.cancel()
-            return
-        }
-        target.receive(subscription: self)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
+    override func receive(_ input: Input) -> Subscribers.Demand {
         let taken = lock.locked { () -> (Downstream, last: Bool, Subscription?)? in
             guard status.isSubscribed, let downstream, remaining > 0 else { return nil }
             remaining -= 1
@@ -545,26 +545,5 @@ private final class TakeCountSubscription<Downstream: Subscriber>: Subscriber, S
         upstream?.cancel()
         target.receive(completion: .finished)
         return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let (target, ended) = lock.locked { () -> (Downstream?, Subscription?) in
-            guard status.isSubscribed else { return (nil, nil) }
-            return (downstream.take(), status.end())
-        }
-        withExtendedLifetime(ended) {}
-        target?.receive(completion: completion)
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.locked { status.subscription }?.request(demand)
-    }
-
-    func cancel() {
-        let (upstream, released) = lock.locked { () -> (Subscription?, Downstream?) in
-            (status.end(), downstream.take())
-        }
-        upstream?.cancel()
-        withExtendedLifetime(released) {}
     }
 }

@@ -10,7 +10,9 @@ import Testing
 /// inherits the main actor and reaches its sleep or timer as soon as the awaited advance first
 /// suspends, never after the clock has moved on (on a busy machine a task on the global pool can
 /// start later than the advance's yields).
-@Suite struct SchedulerStyleTests {
+// Serialized: one test points standard error at a file for a moment, and another test of this
+// suite writing there meanwhile would land in that file (this target has no other suites).
+@Suite(.serialized) struct SchedulerStyleTests {
     @Test func synchronousAdvanceRunsWhatIsDue() {
         let scheduler = DispatchQueue.test
         var values: [Int] = []
