@@ -112,6 +112,34 @@ struct TestSchedulerTests {
         #expect(scheduler.pendingActionCount == 0)
     }
 
+    @Test func aRepeatingActionsCancellableCancelsWhenDroppedAndLetsGoOfTheActionAtOnce() {
+        final class Captured {}
+        let scheduler = DispatchQueue.test
+        var fired = 0
+        // Discarded: cancelled at once, as an AnyCancellable is.
+        _ = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { fired += 1 }
+        scheduler.advance(by: .seconds(3))
+        #expect(fired == 0)
+
+        weak var released: Captured?
+        var kept: Cancellable?
+        do {
+            let captured = Captured()
+            released = captured
+            kept = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { withExtendedLifetime(captured) { fired += 1 } }
+        }
+        scheduler.advance(by: .seconds(2))
+        #expect(fired == 3)
+        #expect(released != nil)
+        kept?.cancel()
+        // The action (and what it captured) goes at the cancel, not when its entry comes due.
+        #expect(released == nil)
+        kept?.cancel()
+        scheduler.advance(by: .seconds(2))
+        #expect(fired == 3)
+        #expect(kept is AnyCancellable)
+    }
+
     @Test func repeatingTimersKeepTheirPlaceAtSharedInstants() {
         let scheduler = DispatchQueue.test
         var log: [Int] = []

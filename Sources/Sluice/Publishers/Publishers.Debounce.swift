@@ -110,13 +110,15 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         // completion or a cancel), and a weak reference per value cost a tenth of the time.
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { self.fire(current) }
-        let previous = delivery.lock.locked { () -> Cancellable? in
+        // The timers are swapped, not copied: each copy of the existential went through its
+        // value witnesses.
+        var previous: Cancellable? = newTimer
+        delivery.lock.locked {
             // The timer may already have fired (a concurrent queue, a short due time): the
             // value is no longer pending, and a stored timer would go on repeating every
             // `dueTime` until the next value or a cancel. Cancel it instead of storing it.
-            guard pending?.generation == current, delivery.isUpstreamLive else { return newTimer }
-            defer { timer = newTimer }
-            return timer
+            guard pending?.generation == current, delivery.isUpstreamLive else { return }
+            swap(&previous, &timer)
         }
         previous?.cancel()
         return .none
@@ -124,13 +126,14 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func fire(_ firing: UInt64) {
-        let (queued, timerToCancel) = delivery.lock.locked { () -> (Bool, Cancellable?) in
-            guard let pending, pending.generation == firing else { return (false, nil) }
-            self.pending = nil
-            defer { timer = nil }
-            guard demand > 0 else { return (false, timer) }
+        var timerToCancel: Cancellable?
+        var queued = false
+        delivery.lock.locked {
+            guard pending?.generation == firing, let pending = pending.take() else { return }
+            swap(&timerToCancel, &timer)
+            guard demand > 0 else { return }
             demand -= 1
-            return (delivery.enqueueLocked(.value(pending.value)), timer)
+            queued = delivery.enqueueLocked(.value(pending.value))
         }
         timerToCancel?.cancel()
         guard queued else { return }
