@@ -11,6 +11,21 @@ struct CollectionCombiningTests {
 
     func upstreams(_ count: Int) -> [Upstream] { (0..<count).map { _ in Upstream() } }
 
+    /// The README's example, as it stands there.
+    @Test func theReadmesSensorTotals() {
+        let sensors = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        var totals: [Int] = []
+        let cancellable = sensors.combineLatest().map { $0.reduce(0, +) }.sink { totals.append($0) }
+        sensors[0].send(1)
+        sensors[1].send(2)
+        #expect(totals == [])
+        sensors[2].send(3)
+        #expect(totals == [6])
+        sensors[0].send(10)
+        #expect(totals == [6, 15])
+        cancellable.cancel()
+    }
+
     // MARK: combineLatest()
 
     @Test func combineLatestSendsTheLatestOfEachInCollectionOrderOnceAllHaveOne() {
