@@ -143,6 +143,13 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     /// delivered on behalf of another thread, the total is requested from every upstream here.
     @inlinable
     internal func delivered(returned: Subscribers.Demand, own: Bool) -> Subscribers.Demand {
+        if own {
+            // Only the delivering thread writes `pending` (from inside the downstream's
+            // `receive`), and this is it, still delivering: no lock (one of three per value).
+            let total = returned + pending
+            pending = .none
+            return total
+        }
         let (total, targets) = lock.locked { () -> (Subscribers.Demand, [Subscription]) in
             let total = returned + pending
             pending = .none
