@@ -148,7 +148,7 @@ package final class CombineLatestSubscription<Downstream: Subscriber, Store: Com
     @usableFromInline
     package var customMirror: Mirror {
         let (downstream, subscriptions, demand, latest) = lock.locked {
-            (self.downstream, upstreams.map(\.subscription), self.demand, values.latest)
+            (downstreamLocked, upstreams.map(\.subscription), self.demand, values.latest)
         }
         return Mirror(self, children: [
             "downstream": downstream as Any,

@@ -11,13 +11,28 @@ package enum GateEvent<Input, Failure: Error, Tag> {
 
 /// What the thread that submitted an event must do once it has released the lock.
 @usableFromInline
-package enum GateTicket<Downstream: Subscriber, Tag> {
+package enum GateTicket<Input, Failure: Error, Tag> {
     /// Nothing: the gate is closed, or the event is queued for the thread that is delivering.
     case none
     /// Deliver this event now; `thenDrain` says whether this thread has become the delivering
     /// thread (and must then drain what others queue meanwhile) or is nested inside a delivery
     /// of its own.
-    case deliver(Downstream, GateEvent<Downstream.Input, Downstream.Failure, Tag>, thenDrain: Bool)
+    case deliver(GateEvent<Input, Failure, Tag>, thenDrain: Bool)
+}
+
+/// The downstream of a ``DownstreamGate``, in a constant of an object of its own, so that the
+/// delivering thread calls it in place: a stored variable would be copied for each call (a
+/// retain and a release of every reference the subscriber holds; a fifth of the time of a
+/// value through `merge`).
+@usableFromInline
+package final class GateTarget<Downstream: Subscriber> {
+    @usableFromInline
+    package let downstream: Downstream
+
+    @inlinable
+    package init(_ downstream: Downstream) {
+        self.downstream = downstream
+    }
 }
 
 /// The one component that serialises deliveries from several upstreams to one downstream
@@ -36,14 +51,21 @@ package enum GateTicket<Downstream: Subscriber, Tag> {
 /// the downstream is never called from two threads at once. An event submitted by the
 /// delivering thread itself (an upstream that sends from inside the downstream's `receive`) is
 /// delivered at once, nested, as Combine does, unless earlier events are still queued, in
-/// which case it waits its turn. The downstream is released when the completion is delivered
-/// or the gate is terminated; nothing is released under the lock.
+/// which case it waits its turn.
+///
+/// The delivering thread calls the downstream without retaining it. So only the thread that
+/// gives the gate back releases the downstream (after the completion, or after a cancel made
+/// while it was delivering, its own nested cancel included); a cancel made while nobody is
+/// delivering releases it at once. Nothing is released under the lock.
 @usableFromInline
 package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @usableFromInline
     package typealias Event = GateEvent<Downstream.Input, Downstream.Failure, Tag>
     @usableFromInline
-    package typealias Ticket = GateTicket<Downstream, Tag>
+    package typealias Ticket = GateTicket<Downstream.Input, Downstream.Failure, Tag>
+    /// What ``terminateLocked()`` detaches, for the caller to release after unlocking.
+    @usableFromInline
+    package typealias Detached = (GateTarget<Downstream>?, RingBuffer<Event>)
 
     // The stored properties are `final`: a subclass could otherwise override them, so code
     // specialised in a client module would reach them through the library's unspecialised
@@ -51,21 +73,27 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     // of the time of a value through `merge`).
     @usableFromInline
     package let lock = Lock()
-    /// The downstream, until the completion is handed to it or the gate is terminated.
+    /// The downstream (retained by hand), until the gate is given back after the completion or
+    /// a cancel. Written under the lock, and only while nobody is delivering (or by the
+    /// delivering thread as it gives the gate back), so the delivering thread reads it without
+    /// the lock and uses it at +0: a stored class reference would be retained and released
+    /// around each call, since the compiler cannot know that nobody else releases it meanwhile.
     @usableFromInline @exclusivity(unchecked)
-    package final var downstream: Downstream?
+    package final var target: Unmanaged<GateTarget<Downstream>>?
     @usableFromInline @exclusivity(unchecked)
     package final var gateQueue = RingBuffer<Event>()
     /// The thread delivering right now (its identity; 0 if nobody is), with the low bit set
-    /// when an event has been queued since the delivering thread last looked at the queue.
+    /// when the delivering thread must take the lock before it stops: an event has been queued
+    /// since it last looked at the queue, or the gate has closed and the downstream is to be
+    /// released.
     ///
-    /// Written under the lock, except by the delivering thread when it stops: with nothing
-    /// queued it gives the gate back with one compare-and-exchange instead of taking the lock
-    /// again (a third of the locks per value of a merge). A thread that queues an event under
-    /// the lock sets the low bit with a compare-and-exchange, so either the delivering thread
-    /// sees the bit and drains, or it has already stopped and the queuing thread finds the gate
-    /// free and claims it. The exchanges are acquire-release: a downstream's calls from one
-    /// delivering thread happen before those from the next.
+    /// Written under the lock, except by the delivering thread when it stops: with the bit
+    /// clear it gives the gate back with one compare-and-exchange instead of taking the lock
+    /// again (a third of the locks per value of a merge). A thread that sets the bit does so
+    /// under the lock with a compare-and-exchange, so either the delivering thread sees the bit,
+    /// or it has already stopped and the other thread finds the gate free. The exchanges are
+    /// acquire-release: a downstream's calls from one delivering thread happen before those
+    /// from the next.
     @usableFromInline
     package final let gateOwner = Atomic<UInt>(0)
     /// A completion has been accepted (or the gate terminated): nothing more is accepted.
@@ -82,8 +110,23 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
 
     @inlinable
     package init(downstream: Downstream) {
-        self.downstream = downstream
+        self.target = Unmanaged.passRetained(GateTarget(downstream))
     }
+
+    deinit {
+        target?.release()
+    }
+
+    /// Takes the downstream out, for the caller to release after unlocking.
+    @inlinable
+    internal final func takeTargetLocked() -> GateTarget<Downstream>? {
+        defer { target = nil }
+        return target?.takeRetainedValue()
+    }
+
+    /// The downstream, for a description (under the lock).
+    @inlinable
+    package final var downstreamLocked: Downstream? { target?.takeUnretainedValue().downstream }
 
     // MARK: Under the lock
 
@@ -93,11 +136,10 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
         gateOwner.load(ordering: .relaxed) & ~1 == ThreadIdentity.current.rawValue
     }
 
-    /// Queues an event, telling the delivering thread there is one (or, if it has just stopped,
-    /// leaving the gate free for the caller to claim).
+    /// Sets the low bit of a taken gate, so that the delivering thread takes the lock before it
+    /// stops; does nothing if the gate is free.
     @inlinable
-    internal final func appendLocked(_ event: Event) {
-        gateQueue.append(event)
+    internal final func markLocked() {
         var owner = gateOwner.load(ordering: .acquiring)
         while owner != 0, owner & 1 == 0 {
             let (exchanged, current) = gateOwner.compareExchange(
@@ -108,37 +150,37 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     }
 
     /// Makes the calling thread the delivering thread; the gate must be free. Only threads
-    /// holding the lock move it away from free, so a store suffices. Marked if events wait, so
-    /// that the first look of ``drain(after:)`` takes them.
+    /// holding the lock move it away from free, so a store suffices. Marked if events wait or
+    /// the gate has closed, so that ``drain(after:)`` takes the lock before it stops.
     @inlinable
     internal final func claimFreeGateLocked(_ me: ThreadIdentity) {
         assert(me.rawValue & 1 == 0, "a thread identity is an aligned address")
-        gateOwner.store(gateQueue.isEmpty ? me.rawValue : me.rawValue | 1, ordering: .releasing)
+        let marked = !gateQueue.isEmpty || gateClosed
+        gateOwner.store(marked ? me.rawValue | 1 : me.rawValue, ordering: .releasing)
     }
 
     /// Accepts one event and says what the caller must do after unlocking.
     @inlinable
     package final func submitLocked(_ event: Event) -> Ticket {
-        guard !gateClosed, let downstream else { return .none }
-        if case .completion = event { gateClosed = true }
+        guard !gateClosed, target != nil else { return .none }
         let me = ThreadIdentity.current
         let owner = gateOwner.load(ordering: .acquiring)
+        if case .completion = event { gateClosed = true }
         if owner == 0 {
             claimFreeGateLocked(me)
-            if case .completion = event { self.downstream = nil }
-            return .deliver(downstream, event, thenDrain: true)
+            return .deliver(event, thenDrain: true)
         }
         if owner & ~1 == me.rawValue, gateQueue.isEmpty {
-            if case .completion = event { self.downstream = nil }
-            return .deliver(downstream, event, thenDrain: false)
+            if case .completion = event { markLocked() }
+            return .deliver(event, thenDrain: false)
         }
-        appendLocked(event)
+        gateQueue.append(event)
+        markLocked()
         if gateOwner.load(ordering: .acquiring) == 0 {
             // The delivering thread stopped before it could see this event: deliver it here.
             guard let first = gateQueue.popFirst() else { return .none }
             claimFreeGateLocked(me)
-            if case .completion = first { self.downstream = nil }
-            return .deliver(downstream, first, thenDrain: true)
+            return .deliver(first, thenDrain: true)
         }
         return .none
     }
@@ -148,9 +190,10 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @inlinable
     @discardableResult
     package final func enqueueLocked(_ event: Event) -> Bool {
-        guard !gateClosed, downstream != nil else { return false }
+        guard !gateClosed, target != nil else { return false }
         if case .completion = event { gateClosed = true }
-        appendLocked(event)
+        gateQueue.append(event)
+        markLocked()
         return true
     }
 
@@ -163,16 +206,19 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
         return true
     }
 
-    /// Closes the gate and detaches the downstream and the queue, returning them so that the
-    /// caller releases them after unlocking (cancel, or an operator's own termination).
+    /// Closes the gate and detaches the queue, and the downstream unless a thread is delivering
+    /// to it (that thread releases it when it stops), returning them so that the caller releases
+    /// them after unlocking (cancel, or an operator's own termination).
     @inlinable
-    package final func terminateLocked() -> (Downstream?, RingBuffer<Event>) {
+    package final func terminateLocked() -> Detached {
         gateClosed = true
-        defer {
-            downstream = nil
-            gateQueue = RingBuffer()
+        let queue = gateQueue
+        gateQueue = RingBuffer()
+        guard gateOwner.load(ordering: .acquiring) == 0 else {
+            markLocked()
+            return (nil, queue)
         }
-        return (downstream, gateQueue)
+        return (takeTargetLocked(), queue)
     }
 
     // MARK: After unlocking
@@ -184,14 +230,15 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// `handingOver`: for an operator that hands the downstream its subscription late, the
     /// subscription to hand over first if this ticket delivers a completion before that.
     @inlinable
+    @inline(__always)
     @discardableResult
     package final func run(_ ticket: Ticket, handingOver subscription: Subscription? = nil,
                             after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
-        guard case .deliver(let downstream, let event, let thenDrain) = ticket else { return nil }
+        guard case .deliver(let event, let thenDrain) = ticket else { return nil }
         if let subscription, case .completion = event {
-            handOver(subscription, to: downstream)
+            handOver(subscription)
         }
-        let demand = deliver(event, to: downstream, own: true, after: after)
+        let demand = deliver(event, own: true, after: after)
         if thenDrain {
             drain(after: after)
         }
@@ -199,59 +246,72 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     }
 
     /// Hands the downstream its subscription unless it already has it. Operators that hand it
-    /// over late (after subscribing their upstreams) call this first, and `run` calls it with
-    /// the downstream it took before delivering a completion that an upstream sent early, so that
-    /// the downstream never sees a completion first. Out of line, so that `run`, which delivers
-    /// every value, stays small enough to be inlined into the upstreams' deliveries whatever the
-    /// downstream's `receive(subscription:)` costs.
+    /// over late (after subscribing their upstreams) call this first, and `run` calls it before
+    /// delivering a completion that an upstream sent early, so that the downstream never sees a
+    /// completion first. Out of line, so that `run`, which delivers every value, stays small
+    /// enough to be inlined into the upstreams' deliveries whatever the downstream's
+    /// `receive(subscription:)` costs.
     @inlinable
     @inline(never)
-    package final func handOver(_ subscription: Subscription, to taken: Downstream? = nil) {
-        let target = lock.locked { () -> Downstream? in
+    package final func handOver(_ subscription: Subscription) {
+        let target = lock.locked { () -> GateTarget<Downstream>? in
             guard !subscriptionHandedOver else { return nil }
             subscriptionHandedOver = true
-            return taken ?? downstream
+            return self.target?.takeUnretainedValue()
         }
-        target?.receive(subscription: subscription)
+        target?.downstream.receive(subscription: subscription)
     }
 
-    /// Delivers queued events until the queue is empty, then stops being the delivering thread.
-    /// Call only after ``claimLocked()`` returned `true` (or from ``run(_:after:)``).
+    /// Delivers queued events until the queue is empty, then stops being the delivering thread
+    /// (releasing the downstream if the gate has closed). Call only after ``claimLocked()``
+    /// returned `true` (or from ``run(_:after:)``).
     @inlinable
     package final func drain(after: (Tag, Subscribers.Demand, Bool) -> Void) {
         let me = ThreadIdentity.current.rawValue
         while true {
-            // Nothing queued since the last look: give the gate back without the lock.
+            // Not marked since the last look: give the gate back without the lock.
             if gateOwner.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing).exchanged {
                 return
             }
-            let next = lock.locked { () -> (Downstream, Event)? in
-                guard let current = downstream, let event = gateQueue.popFirst() else {
+            var released: GateTarget<Downstream>?
+            let next = lock.locked { () -> Event? in
+                guard target != nil, let event = gateQueue.popFirst() else {
                     gateOwner.store(0, ordering: .releasing)
+                    if gateClosed {
+                        released = takeTargetLocked()
+                    }
                     return nil
                 }
-                // Still marked while events wait, so the next look takes the lock again.
-                gateOwner.store(gateQueue.isEmpty ? me : me | 1, ordering: .releasing)
-                if case .completion = event { downstream = nil }
-                return (current, event)
+                // Still marked while events wait or once the completion is out, so that the
+                // next look takes the lock again.
+                gateOwner.store(gateQueue.isEmpty && !gateClosed ? me : me | 1, ordering: .releasing)
+                return event
             }
-            guard let (target, event) = next else { return }
-            deliver(event, to: target, own: false, after: after)
+            guard let event = next else {
+                withExtendedLifetime(released) {}
+                return
+            }
+            deliver(event, own: false, after: after)
         }
     }
 
+    /// Delivers one event to the downstream, in place. Only the delivering thread calls it, so
+    /// `target` is set and stays alive (see ``target``).
     @inlinable
+    @inline(__always)
     @discardableResult
-    package final func deliver(_ event: Event, to target: Downstream, own: Bool,
+    package final func deliver(_ event: Event, own: Bool,
                                 after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
-        switch event {
-        case .value(let value, let tag):
-            let demand = target.receive(value)
-            after(tag, demand, own)
-            return demand
-        case .completion(let completion):
-            target.receive(completion: completion)
-            return nil
+        target.unsafelyUnwrapped._withUnsafeGuaranteedRef { target in
+            switch event {
+            case .value(let value, let tag):
+                let demand = target.downstream.receive(value)
+                after(tag, demand, own)
+                return demand
+            case .completion(let completion):
+                target.downstream.receive(completion: completion)
+                return nil
+            }
         }
     }
 }

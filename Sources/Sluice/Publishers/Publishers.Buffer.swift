@@ -295,7 +295,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
     @inlinable
     internal func cancel() {
         let (previous, dropped, gate) = lock.locked {
-            () -> (GateUpstream, RingBuffer<Input>, (Downstream?, RingBuffer<Event>)) in
+            () -> (GateUpstream, RingBuffer<Input>, Detached) in
             closed = true
             let previous = upstream
             upstream = .done

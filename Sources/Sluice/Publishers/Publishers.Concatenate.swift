@@ -229,7 +229,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
 
     @inlinable
     internal func cancel() {
-        let (previous, dropped, gate) = lock.locked { () -> (Phase, Suffix?, (Downstream?, RingBuffer<Event>)) in
+        let (previous, dropped, gate) = lock.locked { () -> (Phase, Suffix?, Detached) in
             let previous = phase
             phase = .terminal
             defer { suffix = nil }

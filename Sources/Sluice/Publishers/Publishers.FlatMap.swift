@@ -344,7 +344,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func cancel() {
         let (detached, upstream, dropped, gate) = lock.locked {
-            () -> ([(Int, GateUpstream)], GateUpstream, RingBuffer<(Int, Child.Output)>, (Downstream?, RingBuffer<Event>)) in
+            () -> ([(Int, GateUpstream)], GateUpstream, RingBuffer<(Int, Child.Output)>, Detached) in
             terminated = true
             let detached = children.sorted { $0.key < $1.key }
             children = [:]

@@ -262,7 +262,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @inlinable
     internal func cancel() {
         let (inner, upstream, gate) = lock.locked {
-            () -> (Subscription?, GateUpstream, (Downstream?, RingBuffer<Event>)) in
+            () -> (Subscription?, GateUpstream, Detached) in
             terminated = true
             let inner = innerSubscription
             innerSubscription = nil
