@@ -80,10 +80,15 @@ package final class CombineLatestSubscription<Downstream: Subscriber, Store: Com
     }
 
     @inlinable
-    package func receive(index: Int, store: (inout Store) -> Void) -> Subscribers.Demand {
+    /// `store` is the side's own closure, passed on rather than wrapped: a closure capturing it
+    /// made each value retain and release this subscription three times. It swaps the value in;
+    /// the one it replaces is released after unlocking.
+    package func receive<Input>(_ input: Input, index: Int,
+                                store: (inout Store, inout Input?) -> Void) -> Subscribers.Demand {
+        var slot: Input? = input
         let ticket = lock.locked { () -> Ticket in
             guard !terminated, !upstreams[index].isDone else { return .none }
-            store(&values)
+            store(&values, &slot)
             guard demand > 0, !isDeliveringOnCurrentThread, let all = values.combination else { return .none }
             demand -= 1
             return submitLocked(.value(combine(all), ()))
@@ -195,8 +200,7 @@ package struct CombineLatestSide<Downstream: Subscriber, Store: CombineLatestSto
 
     @inlinable
     package func receive(_ input: Input) -> Subscribers.Demand {
-        var slot: Input? = input
-        return parent.receive(index: index) { store(&$0, &slot) }
+        parent.receive(input, index: index, store: store)
     }
 
     @inlinable

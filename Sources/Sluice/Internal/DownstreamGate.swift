@@ -227,22 +227,30 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// the downstream returned, and whether it was the caller's own value), still on the
     /// delivering thread and with no lock held. Returns the demand the downstream returned for
     /// the caller's own value, if it was delivered now.
-    /// `handingOver`: for an operator that hands the downstream its subscription late, the
-    /// subscription to hand over first if this ticket delivers a completion before that.
     @inlinable
     @inline(__always)
     @discardableResult
-    package final func run(_ ticket: Ticket, handingOver subscription: Subscription? = nil,
-                            after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
+    package final func run(_ ticket: Ticket, after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
         guard case .deliver(let event, let thenDrain) = ticket else { return nil }
-        if let subscription, case .completion = event {
-            handOver(subscription)
-        }
         let demand = deliver(event, own: true, after: after)
         if thenDrain {
             drain(after: after)
         }
         return demand
+    }
+
+    /// ``run(_:after:)`` for an operator that hands the downstream its subscription late:
+    /// `subscription` is handed over first if this ticket delivers a completion before that.
+    /// (A separate method rather than an optional parameter, whose nil existential each value
+    /// would create, test and destroy.)
+    @inlinable
+    @discardableResult
+    package final func run(_ ticket: Ticket, handingOver subscription: Subscription,
+                            after: (Tag, Subscribers.Demand, Bool) -> Void) -> Subscribers.Demand? {
+        if case .deliver(.completion, _) = ticket {
+            handOver(subscription)
+        }
+        return run(ticket, after: after)
     }
 
     /// Hands the downstream its subscription unless it already has it. Operators that hand it

@@ -109,10 +109,12 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     /// A value: stored by `store`; while it is live, a finished upstream is marked done, so an
     /// upstream that is done and has nothing left to pair ends the zip.
     @inlinable
-    package func receive(index: Int, store: (inout Store) -> Void) -> Subscribers.Demand {
+    /// `store` is the side's own closure, passed on rather than wrapped: a closure capturing it
+    /// made each value retain and release this subscription three times.
+    package func receive<Input>(_ input: Input, index: Int, store: (inout Store, Input) -> Void) -> Subscribers.Demand {
         let (ticket, ending) = lock.locked { () -> (Ticket, Bool) in
             guard !terminated, !upstreams[index].isDone else { return (.none, false) }
-            store(&queues)
+            store(&queues, input)
             guard queues.isReady else { return (.none, false) }
             let ticket = submitLocked(.value(combine(queues.popAll()), ()))
             let ending = (0..<count).contains { upstreams[$0].isDone && queues.isEmpty($0) }
@@ -259,7 +261,7 @@ package struct ZipSide<Downstream: Subscriber, Store: ZipStore, Input>: Subscrib
 
     @inlinable
     package func receive(_ input: Input) -> Subscribers.Demand {
-        parent.receive(index: index) { store(&$0, input) }
+        parent.receive(input, index: index, store: store)
     }
 
     @inlinable

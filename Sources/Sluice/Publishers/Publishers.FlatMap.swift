@@ -225,7 +225,9 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(child input: Child.Output, index: Int) -> Subscribers.Demand {
         let (ticket, answer) = lock.locked { () -> (Ticket, Subscribers.Demand) in
-            guard !terminated, children[index] != nil else { return (.none, .none) }
+            // `index(forKey:)` rather than `children[index] != nil`, which copies the entry out
+            // (a retain and a release of the child's subscription per value).
+            guard !terminated, children.index(forKey: index) != nil else { return (.none, .none) }
             if demand == .unlimited {
                 return (submitLocked(.value(input, nil)), .none)
             }
@@ -310,6 +312,10 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     /// ask the child a formerly waiting value came from for one more.
     @inlinable
     internal func delivered(tag: Int?, returned: Subscribers.Demand) {
+        // Nothing to add and no child to refill: values wait in the buffer only while demand is
+        // zero, and a request that adds demand moves them along itself. So no lock (a third of
+        // the per-value locks of a flatMap into an unlimited subscriber).
+        guard returned > 0 || tag != nil else { return }
         let refill = lock.locked { () -> Subscription? in
             demand += returned
             if demand > 0, !buffer.isEmpty { commitBufferLocked() }
