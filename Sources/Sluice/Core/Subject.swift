@@ -40,7 +40,7 @@ extension Publisher {
 /// forwards nothing more.
 @usableFromInline
 internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    DescribedByName,
     @unchecked Sendable
 {
     @usableFromInline
@@ -129,7 +129,4 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
         return Mirror(self, children: ["downstreamSubject": target as Any, "upstreamSubscription": subscription as Any,
                                        "subject": target as Any])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

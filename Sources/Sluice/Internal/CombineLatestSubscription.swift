@@ -52,8 +52,7 @@ internal struct LatestValues<A, B, C, D>: CombineLatestStore {
 /// values, as in Combine. Values arriving from other threads meanwhile are delivered in turn.
 @usableFromInline
 package final class CombineLatestSubscription<Downstream: Subscriber, Store: CombineLatestStore>:
-    FanInGate<Downstream, Void>, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    FanInGate<Downstream, Void>, Subscription, DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal let combine: (Store.Combination) -> Downstream.Input
@@ -162,9 +161,6 @@ package final class CombineLatestSubscription<Downstream: Subscriber, Store: Com
             "buffers": Array(latest.prefix(count)),
         ])
     }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
 }
 
 /// The subscriber a combineLatest attaches to each upstream.

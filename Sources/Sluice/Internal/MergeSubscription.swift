@@ -5,7 +5,7 @@
 /// in upstream order and asks each drained upstream for one more.
 @usableFromInline
 internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downstream, Int?>,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscription, DescribedByName,
     @unchecked Sendable
 {
     @usableFromInline
@@ -161,15 +161,11 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 /// The subscriber a merge attaches to each upstream.
 @usableFromInline
-internal struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
+internal struct MergeSide<Downstream: Subscriber>: Subscriber, DescribedByName
 {
     @usableFromInline
     internal typealias Input = Downstream.Input
@@ -211,7 +207,4 @@ internal struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConve
     internal var customMirror: Mirror {
         Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

@@ -66,8 +66,7 @@ extension ReduceLogic {
 /// "still running" or the finished result, never a half-finished state.
 @usableFromInline
 package final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogic>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure
 {
     @usableFromInline
@@ -320,9 +319,6 @@ package final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogi
             "status": statusDescription,
         ])
     }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
 }
 
 extension ReduceLogic where UpstreamFailure == Failure {

@@ -170,3 +170,19 @@ package enum LinkState<Downstream> {
         return nil
     }
 }
+
+/// The end of an operator's `receive(subscription:)`, once its link has decided (``LinkState``'s
+/// `accept`, `HopDelivery.acceptLocked`): a subscription it did not take, because one had
+/// already arrived or the link had ended, is cancelled, as in Combine; otherwise the downstream
+/// receives `own`, the operator's subscription. Returns whether the downstream received it.
+@inlinable
+@discardableResult
+package func announce<Downstream: Subscriber>(_ own: Subscription, to downstream: Downstream?,
+                                              orCancel upstream: Subscription) -> Bool {
+    guard let downstream else {
+        upstream.cancel()
+        return false
+    }
+    downstream.receive(subscription: own)
+    return true
+}

@@ -78,8 +78,7 @@ extension ValueTransform where Failure == Error {
 /// logic says so.
 @usableFromInline
 package final class TransformSubscription<Downstream: Subscriber, Transform: ValueTransform>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Transform.Output, Downstream.Failure == Transform.Failure
 {
     @usableFromInline
@@ -116,11 +115,7 @@ package final class TransformSubscription<Downstream: Subscriber, Transform: Val
     @inlinable
     package func receive(subscription: Subscription) {
         let downstream = lock.locked { link.accept(subscription) }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -247,7 +242,4 @@ package final class TransformSubscription<Downstream: Subscriber, Transform: Val
         }
         return Mirror(self, children: transform.mirrorChildren(downstream: downstream, status: status))
     }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
 }

@@ -69,8 +69,7 @@ internal struct ZipQueues<A, B, C, D>: ZipStore {
 /// upstream has nothing left to pair, cancelling the others first.
 @usableFromInline
 package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
-    FanInGate<Downstream, Void>, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    FanInGate<Downstream, Void>, Subscription, DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal let combine: (Store.Combination) -> Downstream.Input
@@ -224,15 +223,12 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
 
     @usableFromInline
     package var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
 }
 
 /// The subscriber a zip attaches to each upstream.
 @usableFromInline
 package struct ZipSide<Downstream: Subscriber, Store: ZipStore, Input>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    DescribedByName
 {
     @usableFromInline
     package typealias Failure = Downstream.Failure
@@ -276,7 +272,4 @@ package struct ZipSide<Downstream: Subscriber, Store: ZipStore, Input>: Subscrib
     package var customMirror: Mirror {
         Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
     }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
 }

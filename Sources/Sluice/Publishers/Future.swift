@@ -107,7 +107,7 @@ internal class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
 @usableFromInline
 internal final class FutureConduit<Downstream: Subscriber>:
     FutureConduitBase<Downstream.Input, Downstream.Failure>, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Output = Downstream.Input
@@ -213,9 +213,6 @@ internal final class FutureConduit<Downstream: Subscriber>:
             "subject": parent as Any,
         ])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 // MARK: - async/await

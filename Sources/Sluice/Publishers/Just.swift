@@ -326,7 +326,7 @@ extension Just {
 /// A generic parameter's metadata is at hand.
 @usableFromInline
 internal final class JustSubscription<Output, DownstreamSlot: OptionalSubscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    DescribedByName,
     @unchecked Sendable
     where DownstreamSlot.Wrapped.Input == Output
 {
@@ -396,9 +396,6 @@ internal final class JustSubscription<Output, DownstreamSlot: OptionalSubscriber
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, unlabeledChildren: CollectionOfOne(output)) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 /// Subscribes `subscriber` to `output` followed by `finished`: `Just`, and `Optional.Publisher`

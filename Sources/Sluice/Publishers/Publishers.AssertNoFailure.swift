@@ -41,8 +41,7 @@ extension Publishers.AssertNoFailure {
     /// Passes the upstream's subscription, values and finish straight through; a failure stops
     /// the program with `"<prefix>: <error>"` (just the error when the prefix is empty).
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Upstream.Output, Downstream.Failure == Never
     {
         @usableFromInline
@@ -96,9 +95,6 @@ extension Publishers.AssertNoFailure {
         internal var customMirror: Mirror {
             Mirror(self, children: ["file": file, "line": line, "prefix": prefix])
         }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

@@ -89,7 +89,7 @@ extension Publishers {
 /// it cancels. The downstream sees the upstream's subscription (by description), as in Combine.
 @usableFromInline
 internal final class AutoconnectInner<Downstream: Subscriber, Upstream: ConnectablePublisher>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DescribedByName, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
@@ -130,9 +130,6 @@ internal final class AutoconnectInner<Downstream: Subscriber, Upstream: Connecta
     internal var customMirror: Mirror {
         Mirror(self, children: ["parent": parent, "downstream": downstream])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 
     /// Stands in for the upstream's subscription: it has the upstream's identity and
     /// description, as Combine's does, and is not reflected.

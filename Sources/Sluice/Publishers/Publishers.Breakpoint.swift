@@ -58,8 +58,7 @@ extension Publishers {
 extension Publishers.Breakpoint {
     /// Checks each signal against the breakpoint closures, then passes it straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -115,9 +114,6 @@ extension Publishers.Breakpoint {
 
         @usableFromInline
         internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

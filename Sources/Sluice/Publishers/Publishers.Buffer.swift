@@ -92,8 +92,7 @@ extension Publisher {
 /// downstream has demand; otherwise they wait, and each request delivers what fits.
 @usableFromInline
 internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<Downstream, Void>,
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Input = Downstream.Input
@@ -328,7 +327,4 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
             "terminal": terminal as Any,
         ])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

@@ -89,8 +89,7 @@ extension Publishers {
 /// outstanding demand itself, because that demand has to be handed to the new publisher.
 @usableFromInline
 internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output
 {
     @usableFromInline
@@ -354,17 +353,13 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
         let (downstream, demand) = lock.locked { (state.downstream, self.demand) }
         return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension CatchSubscription {
     /// What the handler's publisher is subscribed with: its failure type differs from the
     /// upstream's, so it needs its own `Subscriber` conformance, but it is the same subscription.
     @usableFromInline
-    internal struct Recovery: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    internal struct Recovery: Subscriber, DescribedByName
     {
         @usableFromInline
         internal typealias Input = NewPublisher.Output
@@ -402,9 +397,6 @@ extension CatchSubscription {
 
         @usableFromInline
         internal var customMirror: Mirror { parent.customMirror }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

@@ -40,8 +40,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {
 /// multiplies demand by `count`.
 @usableFromInline
 internal final class CollectByCountSubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
@@ -192,9 +191,6 @@ internal final class CollectByCountSubscription<Upstream: Publisher, Downstream:
             ])
         }
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

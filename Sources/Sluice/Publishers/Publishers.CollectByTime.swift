@@ -53,7 +53,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscriber, Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
 {
@@ -259,7 +259,4 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

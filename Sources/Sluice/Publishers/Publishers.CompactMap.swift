@@ -62,8 +62,7 @@ extension Publishers.CompactMap {
     /// Passes the upstream's subscription straight through, as Combine's `CompactMap` does; a
     /// `nil` result asks the upstream for one more value in its place.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -104,12 +103,6 @@ extension Publishers.CompactMap {
 
         @usableFromInline
         internal var description: String { "CompactMap" }
-
-        @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

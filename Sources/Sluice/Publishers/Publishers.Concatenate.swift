@@ -94,8 +94,7 @@ extension Publisher {
 /// Combine's is. Both sides report this object's identity as their combine identifier.
 @usableFromInline
 internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Publisher>:
-    DownstreamGate<Downstream, Void>, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DownstreamGate<Downstream, Void>, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
     @usableFromInline
@@ -244,15 +243,12 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 /// The subscriber a concatenation attaches to its prefix.
 @usableFromInline
 internal struct ConcatenatePrefixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    DescribedByName
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
     @usableFromInline
@@ -291,15 +287,12 @@ internal struct ConcatenatePrefixSide<Downstream: Subscriber, Suffix: Publisher>
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 /// The subscriber a concatenation attaches to its suffix.
 @usableFromInline
 internal struct ConcatenateSuffixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    DescribedByName
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
     @usableFromInline
@@ -338,7 +331,4 @@ internal struct ConcatenateSuffixSide<Downstream: Subscriber, Suffix: Publisher>
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

@@ -46,7 +46,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscriber, Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
@@ -85,11 +85,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @inlinable
     internal func receive(subscription: Subscription) {
         let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        guard announce(self, to: downstream, orCancel: subscription) else { return }
         subscription.request(.unlimited)
     }
 
@@ -195,7 +191,4 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         let (downstream, demand, value) = delivery.lock.locked { (delivery.downstream, self.demand, pending?.value) }
         return Mirror(self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": value as Any])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

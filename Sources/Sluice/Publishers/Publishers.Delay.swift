@@ -85,11 +85,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Upstream: Publish
     @inlinable
     internal func receive(subscription: Subscription) {
         let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable

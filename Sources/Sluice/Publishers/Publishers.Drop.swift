@@ -44,7 +44,7 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {
 
 @usableFromInline
 internal final class DropSubscription<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Input, Downstream.Failure == Failure
 {
@@ -142,12 +142,6 @@ internal final class DropSubscription<Input, Failure: Error, Downstream: Subscri
 
     @usableFromInline
     internal var description: String { "Drop" }
-
-    @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

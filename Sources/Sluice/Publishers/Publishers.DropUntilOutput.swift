@@ -56,8 +56,7 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 
 @usableFromInline
 internal final class DropUntilOutputInner<Input, TriggerOutput, Failure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Input, Downstream.Failure == Failure
 {
     @usableFromInline
@@ -89,8 +88,7 @@ internal final class DropUntilOutputInner<Input, TriggerOutput, Failure: Error, 
     internal var triggerSubscriber: Trigger { Trigger(inner: self) }
 
     @usableFromInline
-    internal struct Trigger: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    internal struct Trigger: Subscriber, DescribedByName
     {
         @usableFromInline
         internal typealias Input = TriggerOutput
@@ -124,12 +122,6 @@ internal final class DropUntilOutputInner<Input, TriggerOutput, Failure: Error, 
 
         @usableFromInline
         internal var description: String { "DropUntilOutput" }
-
-        @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 
     // MARK: Upstream
@@ -262,12 +254,6 @@ internal final class DropUntilOutputInner<Input, TriggerOutput, Failure: Error, 
 
     @usableFromInline
     internal var description: String { "DropUntilOutput" }
-
-    @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

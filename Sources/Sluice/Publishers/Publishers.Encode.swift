@@ -39,8 +39,7 @@ extension Publishers {
 /// value and fails the stream, after cancelling the upstream, when the coder throws.
 @usableFromInline
 internal final class CodingSubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Failure == Error
 {
     @usableFromInline
@@ -72,11 +71,7 @@ internal final class CodingSubscription<Upstream: Publisher, Downstream: Subscri
     @inlinable
     internal func receive(subscription: Subscription) {
         let downstream = lock.locked { link.accept(subscription) }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -139,9 +134,6 @@ internal final class CodingSubscription<Upstream: Publisher, Downstream: Subscri
             "upstreamSubscription": subscription as Any,
         ])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

@@ -52,8 +52,7 @@ extension Publishers.Filter {
     /// Passes the upstream's subscription straight through; a value that is filtered out is
     /// replaced by asking the upstream for one more.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -94,9 +93,6 @@ extension Publishers.Filter {
 
         @usableFromInline
         internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

@@ -105,8 +105,7 @@ extension Publisher {
 /// its child for one more, as in Combine.
 @usableFromInline
 internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>:
-    DownstreamGate<Downstream, Int?>, Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DownstreamGate<Downstream, Int?>, Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
     Child.Failure == Upstream.Failure
 {
@@ -373,15 +372,12 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 /// The subscriber a flatMap attaches to each child publisher.
 @usableFromInline
 internal struct FlatMapChild<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    DescribedByName
     where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
     Child.Failure == Upstream.Failure
 {
@@ -425,7 +421,4 @@ internal struct FlatMapChild<Downstream: Subscriber, Child: Publisher, Upstream:
     internal var customMirror: Mirror {
         Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

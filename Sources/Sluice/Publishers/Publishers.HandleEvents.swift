@@ -99,8 +99,7 @@ internal struct HandleEventsHooks<Output, Failure: Error> {
 /// when it does.
 @usableFromInline
 internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
@@ -219,9 +218,6 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

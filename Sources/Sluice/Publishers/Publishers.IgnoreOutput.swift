@@ -35,8 +35,7 @@ extension Publishers.IgnoreOutput {
     /// Passes the upstream's subscription straight through, then asks for everything; values
     /// are dropped and completions forwarded. No state, so no lock.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Never, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -73,12 +72,6 @@ extension Publishers.IgnoreOutput {
 
         @usableFromInline
         internal var description: String { "IgnoreOutput" }
-
-        @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

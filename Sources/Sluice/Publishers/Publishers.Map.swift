@@ -54,8 +54,7 @@ extension Publishers.Map {
     /// A subscriber that applies the transform and passes the upstream's subscription straight
     /// through, as Combine's `Map` does: no lock and no object of its own.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -96,9 +95,6 @@ extension Publishers.Map {
 
         @usableFromInline
         internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

@@ -38,8 +38,7 @@ extension Publishers.MapError {
     /// Converts the failure and passes everything else, including the upstream's subscription,
     /// straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Upstream.Output, Downstream.Failure == Failure
     {
         @usableFromInline
@@ -80,12 +79,6 @@ extension Publishers.MapError {
 
         @usableFromInline
         internal var description: String { "MapError" }
-
-        @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

@@ -100,8 +100,7 @@ extension Publishers {
 extension Publishers.MapKeyPath {
     /// Reads the key path and passes the upstream's subscription straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -142,17 +141,13 @@ extension Publishers.MapKeyPath {
 
         @usableFromInline
         internal var customMirror: Mirror { Mirror(self, children: ["keyPath": keyPath]) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 
 extension Publishers.MapKeyPath2 {
     /// Reads both key paths and passes the upstream's subscription straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -202,17 +197,13 @@ extension Publishers.MapKeyPath2 {
         internal var customMirror: Mirror {
             Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1])
         }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 
 extension Publishers.MapKeyPath3 {
     /// Reads the three key paths and passes the upstream's subscription straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -266,9 +257,6 @@ extension Publishers.MapKeyPath3 {
         internal var customMirror: Mirror {
             Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1, "keyPath2": keyPath2])
         }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

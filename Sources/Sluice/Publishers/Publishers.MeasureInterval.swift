@@ -35,7 +35,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscriber, Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure
 {
@@ -80,11 +80,7 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
             last = now
             return downstream
         }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -132,7 +128,4 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

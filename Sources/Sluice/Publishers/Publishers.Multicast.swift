@@ -80,7 +80,7 @@ extension Publisher {
 /// "Multicast" subscription that forwards requests and cancellation to the subject's.
 @usableFromInline
 internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Input = Downstream.Input
@@ -104,11 +104,7 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
             link = .subscribed(subscription, downstream)
             return downstream
         }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -149,7 +145,4 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

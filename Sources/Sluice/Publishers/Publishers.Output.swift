@@ -44,7 +44,7 @@ extension Publishers.Output: Equatable where Upstream: Equatable {
 
 @usableFromInline
 internal final class OutputSubscription<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Input, Downstream.Failure == Failure
 {
@@ -80,11 +80,7 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
             link = .subscribed(subscription, downstream)
             return downstream
         }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -151,12 +147,6 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
 
     @usableFromInline
     internal var description: String { "Output" }
-
-    @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

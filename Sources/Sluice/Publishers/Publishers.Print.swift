@@ -87,8 +87,7 @@ internal func printLine<Target: TextOutputStream>(_ line: String, to target: ino
 /// The subscription of `print`: it logs every event, then forwards it.
 @usableFromInline
 internal final class PrintSubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
@@ -196,9 +195,6 @@ internal final class PrintSubscription<Upstream: Publisher, Downstream: Subscrib
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

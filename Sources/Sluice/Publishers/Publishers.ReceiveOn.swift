@@ -47,7 +47,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Input = Downstream.Input
@@ -78,11 +78,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     @inlinable
     internal func receive(subscription: Subscription) {
         let downstream = delivery.lock.locked { delivery.acceptLocked(subscription) }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -146,7 +142,4 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

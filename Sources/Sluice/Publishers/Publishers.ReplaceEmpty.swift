@@ -40,7 +40,7 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 
 @usableFromInline
 internal final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Input = Downstream.Input
@@ -80,11 +80,7 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscribe
             state = .subscribed(subscription, downstream)
             return downstream
         }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        guard announce(self, to: downstream, orCancel: subscription) else { return }
         subscription.request(.unlimited)
     }
 
@@ -165,12 +161,6 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscribe
 
     @usableFromInline
     internal var description: String { "ReplaceEmpty" }
-
-    @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

@@ -44,7 +44,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 
 @usableFromInline
 internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Input, Downstream.Failure == Never
 {
@@ -90,11 +90,7 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
             upstream = .subscribed(subscription)
             return downstream
         }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -199,12 +195,6 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
 
     @usableFromInline
     internal var description: String { "ReplaceError" }
-
-    @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

@@ -48,8 +48,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {
 /// loop to go round once more, so thousands of synchronous retries use constant stack.
 @usableFromInline
 internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
@@ -211,9 +210,6 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 extension Publisher {

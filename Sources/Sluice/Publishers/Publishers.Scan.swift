@@ -83,8 +83,7 @@ extension Publishers.Scan {
     /// because it keeps the running result and `receive(_:)` is not mutating; the upstream
     /// calls it serially, so the result needs no lock.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal final class Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -133,9 +132,6 @@ extension Publishers.Scan {
         internal var customMirror: Mirror {
             Mirror(self, children: ["downstream": downstream, "result": result])
         }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

@@ -75,7 +75,7 @@ internal enum SequencePresentation {
 /// from another thread) only add demand for that thread's loop to serve.
 @usableFromInline
 internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Elements.Element
 {
@@ -234,7 +234,4 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
             return Mirror(self, children: ["sequence": remaining, "completion": completion])
         }
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

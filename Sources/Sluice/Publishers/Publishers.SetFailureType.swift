@@ -43,8 +43,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {
 extension Publishers.SetFailureType {
     /// Passes everything, including the upstream's subscription, straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
         where Downstream.Input == Upstream.Output, Downstream.Failure == Failure
     {
         @usableFromInline
@@ -77,12 +76,6 @@ extension Publishers.SetFailureType {
 
         @usableFromInline
         internal var description: String { "SetFailureType" }
-
-        @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: [:]) }
-
-        @usableFromInline
-        internal var playgroundDescription: Any { description }
     }
 }
 

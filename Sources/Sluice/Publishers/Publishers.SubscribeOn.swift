@@ -45,7 +45,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DescribedByName, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Input = Downstream.Input
@@ -77,11 +77,7 @@ internal final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sc
     @inlinable
     internal func receive(subscription: Subscription) {
         let downstream = lock.locked { link.accept(subscription) }
-        guard let downstream else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        announce(self, to: downstream, orCancel: subscription)
     }
 
     @inlinable
@@ -123,7 +119,4 @@ internal final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sc
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

@@ -73,8 +73,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 /// apart by an index, so that events from one that has been replaced are ignored.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream: Publisher>:
-    DownstreamGate<Downstream, UInt64>, Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    DownstreamGate<Downstream, UInt64>, Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
     Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
 {
@@ -280,15 +279,12 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }
 
 /// The subscriber a switchToLatest attaches to each inner publisher.
 @usableFromInline
 internal struct SwitchToLatestSide<Downstream: Subscriber, Upstream: Publisher>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    DescribedByName
     where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
     Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
 {
@@ -332,7 +328,4 @@ internal struct SwitchToLatestSide<Downstream: Subscriber, Upstream: Publisher>:
     internal var customMirror: Mirror {
         Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
     }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

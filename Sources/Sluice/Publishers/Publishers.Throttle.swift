@@ -47,7 +47,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscriber, Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
@@ -202,7 +202,4 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

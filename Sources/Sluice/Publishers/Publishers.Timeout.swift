@@ -51,7 +51,7 @@ extension Publisher {
 
 @usableFromInline
 internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscriber, Subscription, DescribedByName,
     @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
@@ -222,7 +222,4 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-    @usableFromInline
-    internal var playgroundDescription: Any { description }
 }

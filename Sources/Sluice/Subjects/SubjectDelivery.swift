@@ -551,7 +551,7 @@ package final class SubjectTarget<Downstream: Subscriber>:
 /// cancelling. It can never be asked for anything again; cancelling ends it.)
 @usableFromInline
 package final class SubjectConduit<Downstream: Subscriber>:
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Subscription, DescribedByName,
     @unchecked Sendable
 {
     @usableFromInline
@@ -815,7 +815,4 @@ package final class SubjectConduit<Downstream: Subscriber>:
             "subject": parent as Any,
         ])
     }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
 }
