@@ -204,19 +204,24 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// no such task is ready to run.
     @inlinable
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
-        advance(to: now.advanced(by: stride))
+        advance(until: lock.locked { currentTime.advanced(by: stride) })
     }
 
     /// Advances the clock to `instant`, running every action due up to and including it. An
     /// instant in the past runs what is due now and leaves the clock where it is.
     @inlinable
     public func advance(to instant: SchedulerTimeType) {
-        let limit = lock.locked { Swift.max(currentTime, instant) }
+        advance(until: lock.locked { Swift.max(currentTime, instant) })
+    }
+
+    /// `advance(to:)` with the limit already taken (not before the current time). The step that
+    /// finds nothing left due moves the clock to the limit, in the same critical section.
+    @inlinable
+    internal func advance(until limit: SchedulerTimeType) {
         while true {
             guard let action = nextAction(before: limit) else { break }
             action()
         }
-        lock.locked { currentTime = Swift.max(currentTime, instant) }
     }
 
     /// Runs actions, advancing the clock to each one's due time, until none is left (running
@@ -269,7 +274,6 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             guard let action = nextAction(before: limit) else { break }
             action()
         }
-        lock.locked { currentTime = Swift.max(currentTime, instant) }
     }
 
     /// Runs actions, advancing the clock to each one's due time, until none is left, letting
@@ -321,7 +325,8 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     }
 
     /// Removes the next action due at or before `limit` (any, if `limit` is nil), moves the clock
-    /// to its due time, and re-queues it if it repeats. Returns its action.
+    /// to its due time, and re-queues it if it repeats. Returns its action; with none due, moves
+    /// the clock to `limit` and returns nil.
     @inlinable
     internal func popDue(before limit: SchedulerTimeType?) -> (() -> Void)? {
         var stalled: (action: () -> Void, interval: SchedulerTimeType.Stride)?
@@ -330,37 +335,42 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         var next: (() -> Void)?
         lock.locked {
             while let first = queue.first {
-                guard let slot = slots[first.slot], !slot.cancelled else {
+                // The slot is moved out and, if it stays, back: reading it in place copied its
+                // action, a retain and a release per action.
+                guard var slot = slots[first.slot].take(), !slot.cancelled else {
                     queue.removeFirst()
-                    slots[first.slot] = nil
                     freeSlots.append(first.slot)
                     continue
                 }
-                if let limit, first.due > limit { return }
+                if let limit, first.due > limit {
+                    slots[first.slot] = slot
+                    break
+                }
                 queue.removeFirst()
                 currentTime = Swift.max(currentTime, first.due)
-                if let interval = slot.interval, interval <= .zero, slot.firings > 0 {
+                guard let interval = slot.interval else {
+                    freeSlots.append(first.slot)
+                    next = slot.action
+                    return
+                }
+                if interval <= .zero, slot.firings > 0 {
                     // A repeating action without a positive interval, still not cancelled after
                     // its first firing, would come due again at this instant forever. (Debounce
                     // and timeout with a zero interval cancel theirs as it fires: no report.)
-                    slots[first.slot] = nil
                     freeSlots.append(first.slot)
                     stalled = (slot.action, interval)
                     continue
                 }
-                if let interval = slot.interval {
-                    // Same slot and sequence number: a repeating action keeps its place among
-                    // actions due at the same instant.
-                    slots[first.slot]?.firings += 1
-                    queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot),
-                                 scheduledLast: false)
-                } else {
-                    slots[first.slot] = nil
-                    freeSlots.append(first.slot)
-                }
+                // Same slot and sequence number: a repeating action keeps its place among
+                // actions due at the same instant.
+                slot.firings += 1
                 next = slot.action
+                slots[first.slot] = slot
+                queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot),
+                             scheduledLast: false)
                 return
             }
+            if let limit { currentTime = Swift.max(currentTime, limit) }
         }
         if let stalled {
             SchedulerIssue.report("TestScheduler: a repeating action with an interval of \(stalled.interval) fired and was "

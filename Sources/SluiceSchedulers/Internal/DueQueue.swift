@@ -166,6 +166,10 @@ package struct DueQueue<Time: Comparable> {
     mutating func retire(_ bucket: Int) {
         if buckets[bucket].entries.capacity > 256 {
             buckets[bucket].entries = []   // a large bucket gives its memory back
+        } else if buckets[bucket].entries.count == 1 {
+            // The usual bucket, one action at its instant: `removeAll(keepingCapacity:)` goes
+            // through the general `replaceSubrange`, several times the cost.
+            buckets[bucket].entries.removeLast()
         } else {
             buckets[bucket].entries.removeAll(keepingCapacity: true)
         }
@@ -173,8 +177,13 @@ package struct DueQueue<Time: Comparable> {
         freeBuckets.append(bucket)
         indexHead += 1
         if indexHead == dues.count {
-            dues.removeAll(keepingCapacity: true)
-            bucketOf.removeAll(keepingCapacity: true)
+            if indexHead == 1 {
+                dues.removeLast()
+                bucketOf.removeLast()
+            } else {
+                dues.removeAll(keepingCapacity: true)
+                bucketOf.removeAll(keepingCapacity: true)
+            }
             indexHead = 0
         } else if indexHead >= Self.maximumBuckets, indexHead * 2 >= dues.count {
             dues.removeFirst(indexHead)
