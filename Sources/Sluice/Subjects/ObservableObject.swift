@@ -1,3 +1,5 @@
+@_spi(Reflection) import Swift
+
 /// A type of object with a publisher that emits before the object has changed.
 ///
 /// By default an `ObservableObject` synthesizes an ``objectWillChange`` publisher that emits the
@@ -87,17 +89,22 @@ internal enum ObjectWillChangeRegistry {
         }
     }
 
+    /// The storages of the object's `@Published` fields, its superclasses' included, read
+    /// from the type's field metadata as Combine does, so that a type's own `customMirror`
+    /// (which `Mirror(reflecting:)` would show instead) cannot hide them.
     private static func publishedStorages(of object: AnyObject) -> [PublishedStorageBase] {
         var storages: [PublishedStorageBase] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children {
-                if let field = child.value as? PublishedField {
-                    storages.append(field.publishedStorage)
-                }
+        let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        // `.classType`, spelled by its raw value: the option is a mutable static, which Swift 6
+        // refuses to read from here.
+        let walked = _forEachField(of: type(of: object), options: _EachFieldOptions(rawValue: 1)) {
+            _, offset, fieldType, _ in
+            if let published = fieldType as? PublishedField.Type {
+                storages.append(published.publishedStorage(at: instance + offset))
             }
-            mirror = current.superclassMirror
+            return true
         }
+        assert(walked, "a class's fields are always described")
         return storages
     }
 }

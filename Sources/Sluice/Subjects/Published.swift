@@ -4,7 +4,9 @@
 /// reached through the projected value (`$property`). A subscriber receives the current value
 /// on its first demand and every change after; a change is published *before* it is stored
 /// (reading the property from inside the subscriber still gives the old value), right after the
-/// owning ``ObservableObject``'s `objectWillChange` has fired.
+/// owning ``ObservableObject``'s `objectWillChange` has fired. A subscriber that subscribes while
+/// a change is being delivered starts from the new value, as in Combine; a subscriber that sets
+/// the property again while a change is being delivered makes its value the one that stays.
 @propertyWrapper
 public struct Published<Value> {
     @usableFromInline
@@ -70,10 +72,16 @@ extension Published: Sendable where Value: Sendable {}
 /// Lets the registry find a `Published` field by reflection without knowing its value type.
 internal protocol PublishedField {
     var publishedStorage: PublishedStorageBase { get }
+    /// The storage of a field of this type, read from an instance's memory.
+    static func publishedStorage(at field: UnsafeRawPointer) -> PublishedStorageBase
 }
 
 extension Published: PublishedField {
     internal var publishedStorage: PublishedStorageBase { storage }
+
+    internal static func publishedStorage(at field: UnsafeRawPointer) -> PublishedStorageBase {
+        field.load(as: Published<Value>.self).storage
+    }
 }
 
 /// What `ObjectWillChangeRegistry` installs into: the object's shared `objectWillChange`.
@@ -103,6 +111,16 @@ internal final class PublishedStorage<Value>: PublishedStorageBase, CustomString
 
     @usableFromInline @exclusivity(unchecked)
     internal var current: Value
+    /// The value being published, from before its delivery until it is stored: a subscriber
+    /// that arrives meanwhile (one subscribed from inside a sink seeing the change) starts from
+    /// it, as in Combine, while reading the property still gives the old value.
+    @usableFromInline @exclusivity(unchecked)
+    internal var publishing: Value?
+    /// Counts publishes, so that only the latest one stores its value: when a subscriber sets
+    /// the property again while the first change is being delivered, the second value is the
+    /// one that stays.
+    @usableFromInline @exclusivity(unchecked)
+    internal var publishCount: UInt64 = 0
     @usableFromInline
     internal let delivery = SubjectDelivery<Value, Never>(requestsUpstreamEagerly: true)
 
@@ -118,19 +136,34 @@ internal final class PublishedStorage<Value>: PublishedStorageBase, CustomString
     @usableFromInline
     internal var value: Value { lock.locked { current } }
 
+    /// What a new subscriber starts from: the value being published, if any, else the stored one.
+    @usableFromInline
+    internal var latestValue: Value { lock.locked { publishing ?? current } }
+
     /// `objectWillChange` fires, subscribers see the new value, then it is stored (Combine's
     /// will-set order).
     @usableFromInline
     internal func publish(_ newValue: Value) {
         objectWillChange?.send()
+        let count = lock.locked { () -> UInt64 in
+            publishing = newValue
+            publishCount &+= 1
+            return publishCount
+        }
         delivery.send(newValue)
-        lock.locked { current = newValue }
+        let replaced = lock.locked { () -> Value? in
+            guard count == publishCount else { return nil }
+            publishing = nil
+            defer { current = newValue }
+            return current
+        }
+        withExtendedLifetime(replaced) {}  // the old value's deinit runs after unlocking
     }
 
     @usableFromInline
     internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         let conduit = SubjectConduit(subscriber, parent: self, delivery: delivery, name: "PublishedSubject",
-                                     policy: .currentValue({ [weak self] in self?.value }))
+                                     policy: .currentValue({ [weak self] in self?.latestValue }))
         _ = delivery.attach(conduit)
         subscriber.receive(subscription: conduit)
     }
