@@ -32,6 +32,32 @@ struct BadInputTests {
         }
     }
 
+    /// The same over the whole operator catalogue: every operator either stops the program with
+    /// Combine's message or is one of those listed in `zeroRequestIgnored`, which ignore it.
+    @Test(arguments: OperatorCatalogue.all.map(\.name))
+    func aZeroRequestToAnyOperatorStopsTheProgramOrIsIgnoredWhereListed(_ name: String) async throws {
+        let ignores = BadInputTests.zeroRequestIgnored.contains(name)
+        let result = try await #require(processExitsWith: ignores ? .success : .failure,
+                                        observing: [\.standardErrorContent]) { [name] in
+            guard let operatorCase = OperatorCatalogue.all.first(where: { $0.name == name }) else { exit(3) }
+            operatorCase.apply(RequestNothing())
+        }
+        if !ignores {
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("API Violation: demand must not be zero"))
+        }
+    }
+
+    /// The operators that ignore `request(.none)`. Combine's `Publishers.Sequence`, `merge`,
+    /// `buffer` and `Subscriptions.empty` (behind `Empty` and `Fail`) ignore it; so does whatever
+    /// starts from them here (`Deferred` of a sequence, `prepend`). For the rest Combine's
+    /// documentation says nothing, and Sluice ignores it rather than stopping a program that
+    /// Apple's Combine might run: nothing is delivered for it either way.
+    static let zeroRequestIgnored: Set<String> = [
+        "Sequence", "Deferred", "Empty", "Fail", "Record", "prepend", "merge", "merge(with: Self)", "MergeMany",
+        "buffer(byRequest, dropNewest)", "buffer(keepFull, dropOldest)", "replaceError", "setFailureType",
+        "drop(untilOutputFrom:)", "throttle(latest: false)", "throttle(latest: true)", "timeout",
+    ]
+
     static func requestNothing<P: Publisher>(from publisher: P) where P.Output == Int, P.Failure == Never {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         publisher.subscribe(subscriber)
@@ -57,5 +83,14 @@ struct BadInputTests {
         }
         #expect(error is DecodingError)
         #expect(subscriber.values.isEmpty)
+    }
+}
+
+/// Subscribes with no demand, lets the operator settle, then asks for nothing.
+struct RequestNothing: ContractCheck {
+    func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
+        let (subscriber, scheduler) = operatorCase.subscribed(to: PassthroughSubject<Int, TestError>(), demand: .none)
+        subscriber.request(.none)
+        settle(scheduler)
     }
 }

@@ -18,7 +18,8 @@ import SluiceTesting
 /// - a publisher with no values still completes once demand is granted;
 /// - nothing (subscriber, subscription, the operator's closures) is held after termination;
 /// - a subscriber sending into the upstream from inside `receive(_:)` neither deadlocks nor
-///   breaks the order.
+///   breaks the order;
+/// - no lock is held while the subscriber runs: another thread can call the subscription then.
 @Suite("The contract, for every operator")
 struct ContractTests {
     @Test(arguments: OperatorCatalogue.all)
@@ -62,6 +63,19 @@ struct ContractTests {
     @Test(arguments: OperatorCatalogue.all)
     func aSendFromInsideTheSubscriberNeitherDeadlocksNorReorders(_ operatorCase: OperatorCase) {
         operatorCase.apply(ReentrantSend())
+    }
+
+    @Test(arguments: OperatorCatalogue.all)
+    func noLockIsHeldWhileTheSubscriberRuns(_ operatorCase: OperatorCase) {
+        operatorCase.apply(NoCallOutUnderALock())
+    }
+
+    /// The lock check itself, against a publisher that delivers while holding its lock.
+    @Test func theLockCheckCatchesAPublisherThatCallsItsSubscriberUnderItsLock() {
+        withKnownIssue("LocksAroundDelivery holds its lock while the subscriber runs") {
+            OperatorCase("LocksAroundDelivery", .source) { _, _, _ in LocksAroundDelivery() }
+                .apply(NoCallOutUnderALock(patience: 0.5))
+        }
     }
 }
 
@@ -289,5 +303,94 @@ struct ReentrantSend: ContractCheck {
         if SerialUnderConcurrentSends.oneToOne.contains(operatorCase.name) {
             #expect(subscriber.values.count == 8, "\(operatorCase.name): \(subscriber.values.count) values")
         }
+    }
+}
+
+/// While the subscriber is inside `receive(subscription:)`, its first `receive(_:)` and
+/// `receive(completion:)`, it has another thread call the subscription (`request`, and `cancel`
+/// at the completion) and waits for that call to return. An operator that calls its downstream
+/// while holding its own lock would make the other thread wait for that lock while the lock's
+/// holder waits for the other thread: a deadlock, seen here as a call that does not return in
+/// time. (A same-thread call, as `ReentrantSend` makes, cannot tell a recursive lock from none.)
+struct NoCallOutUnderALock: ContractCheck {
+    /// How long a call from another thread may take before it counts as stuck.
+    var patience: TimeInterval = 5
+
+    /// The subscription, handed from `receive(subscription:)` to the later call-outs.
+    final class Handle: @unchecked Sendable {
+        var subscription: Subscription?
+    }
+
+    func run<P: Publisher>(_ operatorCase: OperatorCase.Built<P>) {
+        let stalls = Log<String>()
+        let handle = Handle()
+        func fromAnotherThread(_ what: String, _ call: @escaping @Sendable (Subscription) -> Void) {
+            guard let subscription = handle.subscription else { return }
+            let box = CombiningTestBox(subscription)
+            let returned = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                call(box.value)
+                returned.signal()
+            }
+            if returned.wait(timeout: .now() + patience) == .timedOut {
+                stalls.append(what)
+            }
+        }
+        var calledFromValue = false
+        let subscriber = TestSubscriber<P.Output, P.Failure>(
+            initialDemand: .max(1),
+            onSubscription: { subscription in
+                handle.subscription = subscription
+                fromAnotherThread("request from inside receive(subscription:)") { $0.request(.max(1)) }
+            },
+            onValue: { _ in
+                guard !calledFromValue else { return .none }
+                calledFromValue = true
+                fromAnotherThread("request from inside receive(_:)") { $0.request(.max(1)) }
+                return .none
+            },
+            onCompletion: { _ in
+                fromAnotherThread("cancel from inside receive(completion:)") { $0.cancel() }
+            })
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TestError>()
+        operatorCase.make(subject.eraseToAnyPublisher(), scheduler, Canary()).subscribe(subscriber)
+        settle(scheduler)
+        for value in 0..<4 { subject.send(value) }
+        settle(scheduler)
+        subscriber.request(.unlimited)
+        subject.send(completion: .finished)
+        settle(scheduler)
+        #expect(stalls.all.isEmpty, "\(operatorCase.name): a call from another thread waited on a lock held while the subscriber ran: \(stalls.all)")
+        subscriber.cancel()
+    }
+}
+
+/// Breaks the no-call-out-under-a-lock rule on purpose: each request delivers a value to the
+/// subscriber from inside the subscription's (non-recursive) lock.
+struct LocksAroundDelivery: Publisher {
+    typealias Output = Int
+    typealias Failure = TestError
+
+    final class Inner<Downstream: Subscriber>: Subscription, @unchecked Sendable
+        where Downstream.Input == Int, Downstream.Failure == TestError
+    {
+        let lock = NSLock()
+        var downstream: Downstream?
+        init(_ downstream: Downstream) { self.downstream = downstream }
+        func request(_ demand: Subscribers.Demand) {
+            lock.lock()
+            defer { lock.unlock() }
+            _ = downstream?.receive(1)
+        }
+        func cancel() {
+            lock.lock()
+            defer { lock.unlock() }
+            downstream = nil
+        }
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+        subscriber.receive(subscription: Inner(subscriber))
     }
 }

@@ -7,18 +7,8 @@ import SluiceTesting
 import Synchronization
 
 // Bugs reported against other reactive libraries for Swift (Combine re-implementations, RxSwift),
-// each as the test that keeps it out of Sluice. A test that could hang waits on a semaphore with
-// a deadline instead, so a deadlock fails the test rather than the run.
-
-/// Runs `body` on another thread and reports whether it returned within `seconds`.
-private func returnsInTime(_ seconds: Double = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        body()
-        done.signal()
-    }
-    return done.wait(timeout: .now() + seconds) == .success
-}
+// each as the test that keeps it out of Sluice. A test that could hang runs under the stress
+// suite's watchdog, so a deadlock fails the test rather than the run.
 
 /// A publisher handed to several threads at once, which is what the test is about (Combine's
 /// operator types are not `Sendable`).
@@ -145,9 +135,9 @@ struct OtherLibrariesRegressionTests {
 
     // MARK: share
 
-    @Test func prefixOneSharedWithReplayZippedWithItselfGivesOnePairWithoutDeadlock() {
-        let pairs = Log<String>()
-        let finished = returnsInTime {
+    @Test func prefixOneSharedWithReplayZippedWithItselfGivesOnePairWithoutDeadlock() async {
+        let pairs = await withWatchdog("prefix(1).share(replay: 1) zipped with itself") { () -> [String] in
+            var pairs: [String] = []
             let subject = PassthroughSubject<Int, Never>()
             let shared = subject.prefix(1).share(replay: 1)
             let cancellable = shared.zip(shared).sink(receiveCompletion: { _ in pairs.append("finished") },
@@ -158,9 +148,9 @@ struct OtherLibrariesRegressionTests {
             let justShared = Just(1).prefix(1).share(replay: 1)
             let second = justShared.zip(justShared).sink { pairs.append("just \($0.0),\($0.1)") }
             second.cancel()
+            return pairs
         }
-        #expect(finished)
-        #expect(pairs.all == ["7,7", "finished", "just 1,1"])
+        #expect(pairs == ["7,7", "finished", "just 1,1"])
     }
 
     @Test(arguments: [0, 1])
@@ -305,9 +295,9 @@ struct OtherLibrariesRegressionTests {
     }
 
     @Test(arguments: ["subject", "just", "future on another thread"])
-    func anObjectWhoseDeinitCancelsTheSinkDeliveringItsCompletionNeitherDeadlocksNorTraps(source: String) {
+    func anObjectWhoseDeinitCancelsTheSinkDeliveringItsCompletionNeitherDeadlocksNorTraps(source: String) async {
         let deinitialized = Flag()
-        let returned = returnsInTime {
+        let returned = await withWatchdog("deinit cancelling its sink, \(source)") { () -> Bool in
             let subject = PassthroughSubject<Int, Never>()
             let publisher: AnyPublisher<Int, Never>
             switch source {
@@ -323,8 +313,9 @@ struct OtherLibrariesRegressionTests {
             owner = nil
             subject.send(completion: .finished)
             while !deinitialized.isSet { Thread.sleep(forTimeInterval: 0.001) }
+            return true
         }
-        #expect(returned)
+        #expect(returned == true)
         #expect(deinitialized.isSet)
     }
 
