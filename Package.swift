@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Library targets build in Swift 5 language mode with complete strict-concurrency checking
-// (DESIGN.md, "Language mode and isolation"): operator closures stay plain, non-@Sendable
+// (docs/ARCHITECTURE.md, "Language mode and isolation"): operator closures stay plain, non-@Sendable
 // closures as in Combine, and main-actor closures handed to them get the compiler's run-time
 // isolation check instead of racing silently.
 let librarySettings: [SwiftSetting] = [

@@ -171,7 +171,7 @@ func sluiceChain(_ count: Int) -> Int {
 }
 
 /// The same pipeline built in main-actor code: each closure carries Swift's run-time isolation
-/// check (the cost of the language-mode decision in DESIGN.md, paid only by main-actor code).
+/// check (the cost of the language-mode decision in docs/ARCHITECTURE.md, paid only by main-actor code).
 @MainActor @inline(never)
 func sluiceChainMainActor(_ count: Int) -> Int {
     let total = Mutex(0)

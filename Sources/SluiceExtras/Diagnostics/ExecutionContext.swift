@@ -9,7 +9,7 @@ private func currentDispatchQueueLabel() -> UnsafePointer<CChar> {
 }
 #else
 // `dispatch_queue_get_label` is hidden from Swift on Linux, but the symbol is there
-// (DESIGN.md, "Linux facts"). A nil queue means DISPATCH_CURRENT_QUEUE_LABEL.
+// (docs/ARCHITECTURE.md, "Linux facts"). A nil queue means DISPATCH_CURRENT_QUEUE_LABEL.
 @_silgen_name("dispatch_queue_get_label")
 private func _sluice_dispatch_queue_get_label(_ queue: OpaquePointer?) -> UnsafePointer<CChar>
 
