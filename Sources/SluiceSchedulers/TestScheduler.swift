@@ -37,12 +37,36 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         @usableFromInline var cancelled = false
         /// How many times a repeating action has fired.
         @usableFromInline var firings = 0
+        /// When it was scheduled, for ``TestScheduler/runningAction``.
+        @usableFromInline var scheduledAt: SchedulerTimeType
 
         @inlinable
-        init(id: UInt64, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void) {
+        init(id: UInt64, interval: SchedulerTimeType.Stride?, scheduledAt: SchedulerTimeType, action: @escaping () -> Void) {
             self.id = id
             self.interval = interval
+            self.scheduledAt = scheduledAt
             self.action = action
+        }
+    }
+
+    /// The action being run now, for ``runningAction``: set when an advance takes it, cleared
+    /// when the advance finds nothing more due (or runs a task's job instead).
+    @usableFromInline
+    internal struct Running {
+        @usableFromInline var number: Int
+        @usableFromInline var id: UInt64
+        @usableFromInline var due: SchedulerTimeType
+        @usableFromInline var scheduledAt: SchedulerTimeType
+        @usableFromInline var interval: SchedulerTimeType.Stride?
+
+        @inlinable
+        init(number: Int, id: UInt64, due: SchedulerTimeType, scheduledAt: SchedulerTimeType,
+             interval: SchedulerTimeType.Stride?) {
+            self.number = number
+            self.id = id
+            self.due = due
+            self.scheduledAt = scheduledAt
+            self.interval = interval
         }
     }
 
@@ -54,14 +78,25 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     @usableFromInline @exclusivity(unchecked) internal var nextSequence: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) internal var nextID: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) internal var currentTime: SchedulerTimeType
+    /// How many actions have been run; the number of the one running now.
+    @usableFromInline @exclusivity(unchecked) internal var actionsRun = 0
+    @usableFromInline @exclusivity(unchecked) internal var running: Running?
     /// Tasks that run on this scheduler (as their executor) and sleepers on its clock; see
     /// TestScheduler+Clock.swift.
     @usableFromInline
     internal let asyncState = TestSchedulerAsyncState()
 
+    /// The instant the scheduler's clock started at (the `now` it was created with).
+    ///
+    /// SluiceTesting measures every time from here: a timeline's events, a marble publisher's
+    /// subscriptions and the times in `expectMarbles`' reports are all durations since the
+    /// origin, so one test reads one clock whoever made the recorder or publisher, and when.
+    public let origin: SchedulerTimeType
+
     /// Creates a test scheduler whose clock starts at `now`.
     public init(now: SchedulerTimeType) {
         currentTime = now
+        origin = now
     }
 
     /// The scheduler's current virtual time.
@@ -73,7 +108,14 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// Zero: virtual time is exact.
     public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
-    /// How many actions are waiting to run (a repeating action counts once).
+    /// The virtual time since the scheduler's ``origin``: `300 ms` after `advance(by: .milliseconds(300))`
+    /// on a new scheduler.
+    public var elapsed: Duration {
+        VirtualTime.duration(of: origin.distance(to: now))
+    }
+
+    /// How many actions are waiting to run (a repeating action counts once). A cancelled
+    /// action is not waiting: it leaves the count when it is cancelled.
     public var pendingActionCount: Int {
         lock.locked {
             var count = 0
@@ -82,9 +124,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         }
     }
 
-    /// When the next waiting action is due, if any.
-    public var nextDueDate: SchedulerTimeType? {
-        lock.locked {
+    /// When the next waiting action is due, if any: a ``DueDate``, which prints as the time
+    /// since the scheduler's origin (`300 ms`) and holds the scheduler's own date in `date`.
+    public var nextDueDate: DueDate? {
+        let earliest: SchedulerTimeType? = lock.locked {
             var earliest: SchedulerTimeType?
             queue.forEach { entry in
                 guard self.slots[entry.slot]?.cancelled == false else { return }
@@ -92,6 +135,50 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             }
             return earliest
         }
+        return earliest.map(dueDate(of:))
+    }
+
+    /// A date on this scheduler's clock, as ``nextDueDate`` gives it: it prints as the time since
+    /// the scheduler's ``origin`` (`300 ms`), and `date` is the scheduler's own time value, for
+    /// `advance(to:)` and comparisons with `now`.
+    public struct DueDate: Comparable, CustomStringConvertible, CustomDebugStringConvertible {
+        /// The date, in the scheduler's time type.
+        public let date: SchedulerTimeType
+        /// The virtual time from the scheduler's origin to the date.
+        public let sinceOrigin: Duration
+
+        /// Creates a due date (for comparisons in tests): `date`, `sinceOrigin` after the origin.
+        public init(date: SchedulerTimeType, sinceOrigin: Duration) {
+            self.date = date
+            self.sinceOrigin = sinceOrigin
+        }
+
+        /// `300 ms`: the time since the scheduler's origin.
+        public var description: String { VirtualTime.format(sinceOrigin) }
+        public var debugDescription: String { description }
+
+        public static func < (lhs: DueDate, rhs: DueDate) -> Bool { lhs.date < rhs.date }
+        public static func == (lhs: DueDate, rhs: DueDate) -> Bool { lhs.date == rhs.date }
+    }
+
+    /// `date` as a ``DueDate`` of this scheduler.
+    public func dueDate(of date: SchedulerTimeType) -> DueDate {
+        DueDate(date: date, sinceOrigin: VirtualTime.duration(of: origin.distance(to: date)))
+    }
+
+    /// The action the scheduler is running on this call stack's advance, if any: which one it
+    /// is, when it was scheduled and when it was due. SluiceTesting's recorders note it with each
+    /// event, so that a report can show in which order actions due at one instant ran.
+    ///
+    /// It is `nil` between advances (code the test runs itself) and while a task on the
+    /// scheduler runs. Read it from the action's own thread: an advance runs its actions on
+    /// the calling thread, one at a time.
+    public var runningAction: TestSchedulerAction? {
+        guard let running = lock.locked({ self.running }) else { return nil }
+        return TestSchedulerAction(number: running.number, schedulingOrder: Int(running.id),
+                          scheduledAt: VirtualTime.duration(of: origin.distance(to: running.scheduledAt)),
+                          due: VirtualTime.duration(of: origin.distance(to: running.due)),
+                          interval: running.interval.map { VirtualTime.duration(of: $0) })
     }
 
     @inlinable
@@ -152,6 +239,15 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         }
     }
 
+    /// Schedules `action` once at `date`, and returns what cancels it: a cancelled action is
+    /// dropped at once (what it captures is released, and it no longer counts in
+    /// ``pendingActionCount``). For SluiceTesting's marble publishers, whose subscriptions
+    /// cancel the events they have scheduled. Unlike Combine's `schedule(after:interval:...)`
+    /// result, dropping the returned value does not cancel.
+    package func scheduleCancellable(after date: SchedulerTimeType, _ action: @escaping () -> Void) -> Cancellable {
+        RepeatingAction(scheduler: self, entry: enqueue(at: date, interval: nil, action))
+    }
+
     @inlinable
     @discardableResult
     internal func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?,
@@ -163,10 +259,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             let slot: Int
             if let free = freeSlots.popLast() {
                 slot = free
-                slots[slot] = Slot(id: nextID, interval: interval, action: action)
+                slots[slot] = Slot(id: nextID, interval: interval, scheduledAt: currentTime, action: action)
             } else {
                 slot = slots.count
-                slots.append(Slot(id: nextID, interval: interval, action: action))
+                slots.append(Slot(id: nextID, interval: interval, scheduledAt: currentTime, action: action))
             }
             queue.insert(Key(due: due, sequence: nextSequence, slot: slot), scheduledLast: true)
             return EntryHandle(slot: slot, id: nextID)
@@ -212,6 +308,11 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     @inlinable
     public func advance(to instant: SchedulerTimeType) {
         advance(until: lock.locked { Swift.max(currentTime, instant) })
+    }
+
+    /// Advances the clock to `dueDate` (a ``nextDueDate``), as `advance(to:)` does.
+    public func advance(to dueDate: DueDate) {
+        advance(to: dueDate.date)
     }
 
     /// `advance(to:)` with the limit already taken (not before the current time). The step that
@@ -264,6 +365,13 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         await advance(to: now.advanced(by: stride))
     }
 
+    /// Advances the clock to `dueDate` (a ``nextDueDate``), as `advance(to:)` does, letting
+    /// other tasks run before each action and after the last.
+    nonisolated(nonsending)
+    public func advance(to dueDate: DueDate) async {
+        await advance(to: dueDate.date)
+    }
+
     /// Advances the clock to `instant` as `advance(to:)` does, letting other tasks run before
     /// each action and after the last (see `advance(by:)`).
     nonisolated(nonsending)
@@ -311,8 +419,23 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// then the next action due by `limit` (any, if nil) is taken, with the clock at its time.
     @inlinable
     internal func nextAction(before limit: SchedulerTimeType?) -> (() -> Void)? {
-        if asyncState.mayHaveJobs { asyncState.runReadyJobs(on: self) }
+        if asyncState.mayHaveJobs { runJobs() }
         return popDue(before: limit)
+    }
+
+    /// Runs the ready jobs of tasks on the scheduler, which are no action: ``runningAction`` is
+    /// `nil` while they run.
+    @usableFromInline
+    internal func runJobs() {
+        lock.locked { running = nil }
+        asyncState.runReadyJobs(on: self)
+    }
+
+    @usableFromInline
+    internal func reportStalled(interval: SchedulerTimeType.Stride) {
+        SchedulerIssue.report("TestScheduler: a repeating action with an interval of "
+            + "\(VirtualTime.format(VirtualTime.duration(of: interval))) fired and was "
+            + "not cancelled; it would fire forever at one instant, so it was dropped")
     }
 
     @usableFromInline
@@ -350,6 +473,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                 currentTime = Swift.max(currentTime, first.due)
                 guard let interval = slot.interval else {
                     freeSlots.append(first.slot)
+                    actionsRun += 1
+                    running = Running(number: actionsRun, id: slot.id, due: first.due, scheduledAt: slot.scheduledAt,
+                                      interval: nil)
                     next = slot.action
                     return
                 }
@@ -364,20 +490,54 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                 // Same slot and sequence number: a repeating action keeps its place among
                 // actions due at the same instant.
                 slot.firings += 1
+                actionsRun += 1
+                running = Running(number: actionsRun, id: slot.id, due: first.due, scheduledAt: slot.scheduledAt,
+                                  interval: interval)
                 next = slot.action
                 slots[first.slot] = slot
                 queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot),
                              scheduledLast: false)
                 return
             }
+            running = nil
             if let limit { currentTime = Swift.max(currentTime, limit) }
         }
         if let stalled {
-            SchedulerIssue.report("TestScheduler: a repeating action with an interval of \(stalled.interval) fired and was "
-                + "not cancelled; it would fire forever at one instant, so it was dropped")
+            reportStalled(interval: stalled.interval)
             withExtendedLifetime(stalled.action) {}
         }
         return next
+    }
+}
+
+/// An action a ``TestScheduler`` ran, as its ``TestScheduler/runningAction`` describes it.
+public struct TestSchedulerAction: Equatable, Sendable, CustomStringConvertible {
+    /// Its place in the order the scheduler ran actions: 1 for the first action it ran.
+    public let number: Int
+    /// Its place in the order actions were scheduled: 1 for the first one scheduled.
+    /// Actions due at one instant run in this order.
+    public let schedulingOrder: Int
+    /// When it was scheduled, since the scheduler's origin.
+    public let scheduledAt: Duration
+    /// When it was due (this time, for a repeating action), since the scheduler's origin.
+    public let due: Duration
+    /// A repeating action's interval; `nil` for a one-shot action.
+    public let interval: Duration?
+
+    /// Creates the description of an action (for comparisons in tests).
+    public init(number: Int, schedulingOrder: Int, scheduledAt: Duration, due: Duration, interval: Duration?) {
+        self.number = number
+        self.schedulingOrder = schedulingOrder
+        self.scheduledAt = scheduledAt
+        self.due = due
+        self.interval = interval
+    }
+
+    /// `action #3 (scheduled at 0, repeating every 5 s)`, `action #4 (scheduled at 0 for 30 s)`:
+    /// `#` is its ``schedulingOrder``.
+    public var description: String {
+        let when = interval.map { ", repeating every \(VirtualTime.format($0))" } ?? " for \(VirtualTime.format(due))"
+        return "action #\(schedulingOrder) (scheduled at \(VirtualTime.format(scheduledAt))\(when))"
     }
 }
 

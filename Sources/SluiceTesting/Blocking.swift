@@ -79,24 +79,162 @@ public struct BlockingPublisher<Upstream: Publisher> {
         return (values, completion!)
     }
 
+    /// Subscribes now, with unlimited demand, and returns a recorder of everything the
+    /// publisher sends, for waits that take one value or a few at a time (``BlockingRecorder/next(_:)``),
+    /// look at what has arrived (``BlockingRecorder/availableElements(after:)``), or show that
+    /// nothing arrives (``BlockingRecorder/expectNoValue(within:fileID:filePath:line:column:)``).
+    /// Each wait lasts up to this `timeout`, or the time it is given.
+    public func record() -> BlockingRecorder<Output, Failure> {
+        BlockingRecorder(upstream: upstream, timeout: timeout)
+    }
+
     private func wait(for goal: String, stopAfterFirst: Bool) throws -> ([Output], Subscribers.Completion<Failure>?) {
         let subscriber = BlockingSubscriber<Output, Failure>(stopAfterFirst: stopAfterFirst)
         upstream.subscribe(subscriber)
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !subscriber.isDone {
-            let now = Date()
-            if now >= deadline {
-                subscriber.cancel()
-                throw BlockingTimeoutError(timeout: timeout, waitingFor: goal, valuesReceived: subscriber.snapshot.0.count)
-            }
-            let slice = min(deadline, now.addingTimeInterval(0.005))
-            // Without sources the run loop returns at once; then sleep until a signal arrives.
-            if !RunLoop.current.run(mode: .default, before: slice) {
-                subscriber.waitForSignal(until: slice)
-            }
+        guard subscriber.wait(until: Date(timeIntervalSinceNow: timeout), for: { subscriber.isDone }) else {
+            subscriber.cancel()
+            throw BlockingTimeoutError(timeout: timeout, waitingFor: goal, valuesReceived: subscriber.snapshot.0.count)
         }
         if stopAfterFirst { subscriber.cancel() }
         return subscriber.snapshot
+    }
+}
+
+/// A publisher's values as they arrive on real schedulers, waited for one or a few at a time,
+/// as CombineExpectations' recorder: made by `publisher.blocking(timeout:).record()`, which
+/// subscribes at once with unlimited demand.
+///
+/// Each wait runs the current run loop meanwhile, as the other blocking helpers do, so work
+/// scheduled on `DispatchQueue.main`, `RunLoop.main` or a timer proceeds when it is called on the
+/// main thread (an XCTest method on Linux; not a Swift Testing `@MainActor` test, which on
+/// Linux runs on the main queue but not the main thread, so the main queue's work waits until
+/// the test returns).
+///
+/// ```swift
+/// let recorder = ticks.blocking(timeout: 5).record()
+/// #expect(try recorder.next(2) == [1, 2])     // waits for exactly two values
+/// #expect(try recorder.next() == 3)
+/// recorder.expectNoValue(within: 0.3)         // a test failure if a value arrives meanwhile
+/// ```
+public final class BlockingRecorder<Output, Failure: Error>: Cancellable, @unchecked Sendable {
+    /// How long `next` and `completion()` wait, in seconds.
+    public let timeout: TimeInterval
+    private let subscriber = BlockingSubscriber<Output, Failure>(stopAfterFirst: false)
+    private let lock = Lock()
+    /// How many values `next` has taken.
+    private var taken = 0
+
+    init<Upstream: Publisher>(upstream: Upstream, timeout: TimeInterval) where Upstream.Output == Output, Upstream.Failure == Failure {
+        self.timeout = timeout
+        upstream.subscribe(subscriber)
+    }
+
+    /// Every value received so far, without waiting.
+    public var values: [Output] { subscriber.snapshot.0 }
+
+    /// The completion, if it has arrived, without waiting.
+    public var receivedCompletion: Subscribers.Completion<Failure>? { subscriber.snapshot.1 }
+
+    /// Waits for the next value that `next` has not taken yet, and takes it.
+    ///
+    /// Throws a ``BlockingTimeoutError`` if none arrives within the timeout, the publisher's
+    /// failure if it fails first, and a ``BlockingFinishedError`` if it finishes first.
+    public func next() throws -> Output {
+        try next(1)[0]
+    }
+
+    /// Waits until `count` values that `next` has not taken yet have arrived, and takes them
+    /// (exactly `count`: later ones are left for the next call).
+    ///
+    /// Throws a ``BlockingTimeoutError`` if they have not arrived within the timeout, the
+    /// publisher's failure if it fails first, and a ``BlockingFinishedError`` if it finishes first.
+    public func next(_ count: Int) throws -> [Output] {
+        precondition(count >= 0, "next(_:) needs a count of zero or more")
+        let from = lock.locked { taken }
+        let goal = count == 1 ? "the next value" : "the next \(count) values"
+        let arrived = subscriber.wait(until: Date(timeIntervalSinceNow: timeout)) {
+            let (values, completion) = subscriber.snapshot
+            return values.count >= from + count || completion != nil
+        }
+        let (values, completion) = subscriber.snapshot
+        let received = max(0, values.count - from)
+        if received >= count {
+            lock.locked { taken = from + count }
+            return Array(values[from..<(from + count)])
+        }
+        if !arrived {
+            throw BlockingTimeoutError(timeout: timeout, waitingFor: goal, valuesReceived: received)
+        }
+        lock.locked { taken = values.count }
+        if case .failure(let error)? = completion { throw error }
+        throw BlockingFinishedError(waitingFor: goal, valuesReceived: received)
+    }
+
+    /// Runs the current run loop for `seconds` (at least one turn, so work already queued runs
+    /// even when the thread is late), then returns every value received so far, from the first:
+    /// CombineExpectations' `availableElements`. It throws the publisher's failure if it failed.
+    ///
+    /// A fixed wait shows what has *not* arrived; to assert that something has, wait for it
+    /// with ``next(_:)``, which returns as soon as it is there.
+    public func availableElements(after seconds: TimeInterval) throws -> [Output] {
+        _ = subscriber.wait(until: Date(timeIntervalSinceNow: seconds)) { false }
+        let (values, completion) = subscriber.snapshot
+        if case .failure(let error)? = completion { throw error }
+        return values
+    }
+
+    /// Runs the current run loop for up to `seconds` and reports a test failure at the caller
+    /// if a value that ``next(_:)`` has not taken is there (one that arrived before the call
+    /// counts too): the inverted expectation, "no value within". A completion is no value. It
+    /// returns as soon as a value arrives, and turns the loop at least once.
+    ///
+    /// - Returns: whether no value arrived.
+    @discardableResult
+    public func expectNoValue(within seconds: TimeInterval, fileID: StaticString = #fileID,
+                              filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) -> Bool {
+        let from = lock.locked { taken }
+        let arrived = subscriber.wait(until: Date(timeIntervalSinceNow: seconds)) { subscriber.snapshot.0.count > from }
+        guard arrived else { return true }
+        let unexpected = subscriber.snapshot.0.dropFirst(from).map { String(describing: $0) }
+        let seconds = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        TestFailure.report("expectNoValue: expected no value within \(seconds) s, got \(unexpected.joined(separator: ", "))",
+                           fileID: fileID, filePath: filePath, line: line, column: column)
+        return false
+    }
+
+    /// Waits for the completion (a failure is returned, not thrown); throws a
+    /// ``BlockingTimeoutError`` if it has not arrived within the timeout.
+    public func completion() throws -> Subscribers.Completion<Failure> {
+        guard subscriber.wait(until: Date(timeIntervalSinceNow: timeout), for: { subscriber.snapshot.1 != nil }),
+              let completion = subscriber.snapshot.1 else {
+            throw BlockingTimeoutError(timeout: timeout, waitingFor: "completion", valuesReceived: values.count)
+        }
+        return completion
+    }
+
+    /// Cancels the subscription.
+    public func cancel() {
+        subscriber.cancel()
+    }
+}
+
+/// Raised by ``BlockingRecorder/next(_:)`` when the publisher finishes before the values it
+/// waits for have arrived.
+public struct BlockingFinishedError: Error, CustomStringConvertible, Equatable {
+    /// What it was waiting for: `"the next value"`, `"the next 3 values"`.
+    public let waitingFor: String
+    /// How many of them had arrived.
+    public let valuesReceived: Int
+
+    /// Creates the error (for comparisons in tests).
+    public init(waitingFor: String, valuesReceived: Int) {
+        self.waitingFor = waitingFor
+        self.valuesReceived = valuesReceived
+    }
+
+    /// `the publisher finished while waiting for the next 3 values (1 value received)`.
+    public var description: String {
+        "the publisher finished while waiting for \(waitingFor) (\(valuesReceived) value\(valuesReceived == 1 ? "" : "s") received)"
     }
 }
 
@@ -119,8 +257,21 @@ private final class BlockingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     var snapshot: ([Input], Subscribers.Completion<Failure>?) { lock.locked { (values, completion) } }
 
-    func waitForSignal(until deadline: Date) {
-        _ = signal.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow))
+    /// Runs the current run loop until `condition` holds or `deadline` passes, turning it at
+    /// least once, and returns whether the condition holds. Without sources the run loop
+    /// returns at once; then the thread sleeps until a signal arrives (or 5 ms pass).
+    func wait(until deadline: Date, for condition: () -> Bool) -> Bool {
+        var turned = false
+        while !condition() {
+            let now = Date()
+            if now >= deadline, turned { return condition() }
+            let slice = max(now, min(deadline, now.addingTimeInterval(0.005)))
+            if !RunLoop.current.run(mode: .default, before: slice) {
+                _ = signal.wait(timeout: .now() + max(0, slice.timeIntervalSinceNow))
+            }
+            turned = true
+        }
+        return true
     }
 
     func receive(subscription: Subscription) {

@@ -5,11 +5,12 @@ import Sluice
 /// reports a test failure at the caller, under Swift Testing or XCTest, drawing the expected and
 /// the actual timelines one above the other.
 ///
-/// The subscription is time zero (the diagram's `^`, or its first tick). If the diagram has a `!`,
-/// the subscriber cancels at that tick; otherwise the scheduler runs until it has nothing left
-/// to do (at most 1,000 ticks past the diagram's end, so that a repeating timer cannot run for
-/// ever). Values are compared with `==`, errors with `==`, and times exactly: an event between
-/// two ticks does not match either.
+/// The diagram's time zero (its `^`, or its first tick) is the subscription, now. If the diagram
+/// has a `!`, the subscriber cancels there; otherwise the scheduler runs until it has nothing
+/// left to do (at most 1,000 ticks past the diagram's end, so that a repeating timer cannot run
+/// for ever). Values are compared with `==`, errors with `==`, and times exactly: an event
+/// between two ticks does not match either. The report gives times since the scheduler's
+/// origin, and the scheduler's `now`.
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
@@ -18,6 +19,10 @@ import Sluice
 ///               "---b-----c", values: ["b": "swift", "c": "swiftui"], scheduler: scheduler, tick: .milliseconds(100))
 /// ```
 ///
+/// To check several outputs of one run, record each with a ``TimelineRecorder``, advance the
+/// scheduler yourself, and check each recording with `expectMarbles(recorder, diagram, ...)`,
+/// which does not move the clock.
+///
 /// - Returns: whether the timelines matched.
 @discardableResult
 public func expectMarbles<P: Publisher, Time, Options>(
@@ -25,9 +30,8 @@ public func expectMarbles<P: Publisher, Time, Options>(
     scheduler: TestScheduler<Time, Options>, tick: Duration = .seconds(1),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> Bool where P.Output: Equatable, P.Failure: Equatable {
-    MarbleExpectation(publisher: publisher, diagram: diagram, values: values, errors: errors, tick: tick,
-                      sameError: ==)
-        .run(on: scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
+    MarbleExpectation(diagram: diagram, values: values, errors: errors, tick: tick, sameError: ==)
+        .run(publisher, on: scheduler, at: SourcePlace(fileID, filePath, line, column))
 }
 
 /// ``expectMarbles(_:_:values:errors:scheduler:tick:fileID:filePath:line:column:)`` for a
@@ -40,96 +44,270 @@ public func expectMarbles<P: Publisher, Time, Options>(
     scheduler: TestScheduler<Time, Options>, tick: Duration = .seconds(1),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> Bool where P.Output: Equatable {
-    MarbleExpectation(publisher: publisher, diagram: diagram, values: values, errors: errors, tick: tick,
-                      sameError: { String(reflecting: $0) == String(reflecting: $1) })
-        .run(on: scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
+    MarbleExpectation(diagram: diagram, values: values, errors: errors, tick: tick, sameError: sameDescription)
+        .run(publisher, on: scheduler, at: SourcePlace(fileID, filePath, line, column))
 }
 
-private struct MarbleExpectation<P: Publisher> where P.Output: Equatable {
-    typealias Output = P.Output
-    typealias Failure = P.Failure
+/// Checks what `recorder` has recorded so far against `diagram`, without moving the clock, and
+/// reports a mismatch as `expectMarbles(_:_:values:errors:scheduler:tick:)` does, with the same
+/// drawing: so one run, recorded at several outputs, can be checked at each.
+///
+/// The diagram's time zero (its `^`, or its first tick) is the recording's subscription (the
+/// scheduler's origin if it has none). Values, the completion and times must match exactly;
+/// the recorder's cancel is compared only when the diagram has a `!`. The report gives times
+/// since the scheduler's origin and the scheduler's `now`.
+///
+/// ```swift
+/// let requests = source.recordTimeline(on: scheduler)
+/// let results = model.$results.dropFirst().recordTimeline(on: scheduler)
+/// scheduler.advance(by: .seconds(2))
+/// expectMarbles(requests, "---a----b", values: ["a": "swift", "b": "swiftui"], tick: .milliseconds(100))
+/// expectMarbles(results, "----A----B", values: ["A": ["swift"], "B": ["swiftui"]], tick: .milliseconds(100))
+/// ```
+///
+/// - Returns: whether the timelines matched.
+@discardableResult
+public func expectMarbles<Output: Equatable, Failure: Equatable>(
+    _ recorder: TimelineRecorder<Output, Failure>, _ diagram: String, values: [String: Output] = [:],
+    errors: [String: Failure] = [:], tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    MarbleExpectation(diagram: diagram, values: values, errors: errors, tick: tick, sameError: ==)
+        .check(recorder.timeline, subject: "the recorded timeline", now: recorder.now,
+               at: SourcePlace(fileID, filePath, line, column))
+}
 
-    let publisher: P
+/// The recorder form of `expectMarbles` for errors that are not `Equatable`: errors match when
+/// their descriptions do.
+@discardableResult
+@_disfavoredOverload
+public func expectMarbles<Output: Equatable, Failure>(
+    _ recorder: TimelineRecorder<Output, Failure>, _ diagram: String, values: [String: Output] = [:],
+    errors: [String: Failure] = [:], tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    MarbleExpectation(diagram: diagram, values: values, errors: errors, tick: tick, sameError: sameDescription)
+        .check(recorder.timeline, subject: "the recorded timeline", now: recorder.now,
+               at: SourcePlace(fileID, filePath, line, column))
+}
+
+/// Checks a timeline against `diagram`, as the recorder form does (a timeline carries no
+/// scheduler, so the report cannot give its `now`).
+@discardableResult
+public func expectMarbles<Output: Equatable, Failure: Equatable>(
+    _ timeline: Timeline<Output, Failure>, _ diagram: String, values: [String: Output] = [:],
+    errors: [String: Failure] = [:], tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    MarbleExpectation(diagram: diagram, values: values, errors: errors, tick: tick, sameError: ==)
+        .check(timeline, subject: "the timeline", now: nil, at: SourcePlace(fileID, filePath, line, column))
+}
+
+/// The timeline form of `expectMarbles` for errors that are not `Equatable`.
+@discardableResult
+@_disfavoredOverload
+public func expectMarbles<Output: Equatable, Failure>(
+    _ timeline: Timeline<Output, Failure>, _ diagram: String, values: [String: Output] = [:],
+    errors: [String: Failure] = [:], tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    MarbleExpectation(diagram: diagram, values: values, errors: errors, tick: tick, sameError: sameDescription)
+        .check(timeline, subject: "the timeline", now: nil, at: SourcePlace(fileID, filePath, line, column))
+}
+
+/// Checks a marble publisher's `subscriptions` against subscription diagrams, one per
+/// subscription in the order they were made, as RxJS's `expectSubscriptions`: `^` where it
+/// subscribed and `!` where it ended (cancelled, finished or failed), counted from the
+/// scheduler's origin, `-` for a tick, spaces ignored, time progressions (`1.4s`) allowed, and
+/// `(^!)` for a subscription that ended where it began.
+///
+/// ```swift
+/// expectSubscriptions(search.subscriptions, "---^---!", "--------^---!", tick: .milliseconds(100))
+/// ```
+///
+/// On a mismatch it reports a failure at the caller with both sets drawn on one axis.
+///
+/// - Returns: whether they matched.
+@discardableResult
+public func expectSubscriptions(
+    _ subscriptions: [SubscriptionInterval], _ diagrams: String..., tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    let place = SourcePlace(fileID, filePath, line, column)
+    let expected: [SubscriptionInterval]
+    do {
+        expected = try diagrams.map { try SubscriptionMarbles.parse($0, tick: tick) }
+    } catch {
+        return place.fail("expectSubscriptions: \(error)")
+    }
+    if expected.count == subscriptions.count, zip(expected, subscriptions).allSatisfy({ $0.0.subscribedAt == $0.1.subscribedAt && $0.0.endedAt == $0.1.endedAt }) {
+        return true
+    }
+    var chart = MarbleChart(tick: tick)
+    for (index, interval) in expected.enumerated() { chart.add("expected \(index + 1)", subscription: interval) }
+    for (index, interval) in subscriptions.enumerated() { chart.add("actual \(index + 1)", subscription: interval) }
+    var message = "expectSubscriptions: the subscriptions do not match the diagrams "
+        + "(one tick = \(VirtualTime.format(tick)); times since the scheduler's origin)\n"
+    message += chart.text + "\n"
+    func span(_ interval: SubscriptionInterval) -> String {
+        let start = VirtualTime.format(interval.subscribedAt)
+        return interval.endedAt.map { "\(start) ..< \(VirtualTime.format($0))" } ?? "\(start) ..."
+    }
+    message += "expected: " + (expected.isEmpty ? "none" : expected.map(span).joined(separator: ", "))
+    message += "\nactual:   " + (subscriptions.isEmpty ? "none" : subscriptions.map(\.description).joined(separator: ", "))
+    return place.fail(message)
+}
+
+/// Where an assertion was called, for its report.
+struct SourcePlace {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+
+    /// Reports `message` as a test failure here, and returns false.
+    func fail(_ message: String) -> Bool {
+        TestFailure.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        return false
+    }
+}
+
+/// Errors that are not `Equatable` match when their descriptions do.
+private func sameDescription<Failure>(_ a: Failure, _ b: Failure) -> Bool {
+    String(reflecting: a) == String(reflecting: b)
+}
+
+/// An expected diagram and how to read it: what every form of `expectMarbles` checks.
+private struct MarbleExpectation<Output: Equatable, Failure: Error> {
     let diagram: String
     let values: [String: Output]
     let errors: [String: Failure]
     let tick: Duration
     let sameError: (Failure, Failure) -> Bool
 
-    func run<Time, Options>(on scheduler: TestScheduler<Time, Options>, fileID: StaticString, filePath: StaticString,
-                            line: UInt, column: UInt) -> Bool {
-        func fail(_ message: String) -> Bool {
-            TestFailure.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
-            return false
-        }
+    /// The diagram, or the message that it cannot be read.
+    func parse() -> Result<MarbleDiagram<Output, Failure>, MessageError> {
         let expected: MarbleDiagram<Output, Failure>
         do {
             expected = try MarbleDiagram(diagram, values: values, errors: errors)
         } catch {
-            return fail("expectMarbles: \(error)")
+            return .failure(MessageError("expectMarbles: \(error)"))
         }
-        if expected.events.contains(where: { $0.tick < 0 }) {
-            return fail("expectMarbles: the expected diagram \"\(diagram)\" has events before its subscription point \"^\"")
+        if expected.events.contains(where: { $0.time(tick: tick) < .zero }) {
+            return .failure(MessageError("expectMarbles: the expected diagram \"\(diagram)\" has events before its subscription point \"^\""))
         }
+        return .success(expected)
+    }
 
-        let start = scheduler.now
-        func advance(toTick ticks: Int) {
-            scheduler.advance(to: start.advanced(by: VirtualTime.stride(of: tick * ticks)))
+    /// Subscribes now, plays the scheduler as the diagram asks, and checks what was recorded.
+    func run<P: Publisher, Time, Options>(_ publisher: P, on scheduler: TestScheduler<Time, Options>,
+                                          at place: SourcePlace) -> Bool
+        where P.Output == Output, P.Failure == Failure
+    {
+        let expected: MarbleDiagram<Output, Failure>
+        switch parse() {
+        case .success(let diagram): expected = diagram
+        case .failure(let error): return place.fail(error.message)
+        }
+        let anchor = scheduler.elapsed
+        func advance(to time: Duration) {
+            scheduler.advance(to: scheduler.origin.advanced(by: VirtualTime.stride(of: time)))
         }
         let recorder = TimelineRecorder(recording: publisher, on: scheduler)
-        let lastTick = max(expected.endTick - 1, 0)
-        if let cancelTick = expected.cancellationTick {
-            advance(toTick: cancelTick)
+        let last = anchor + max(expected.last.time(tick: tick), .zero)
+        if let cancellation = expected.cancellation {
+            let cancelAt = anchor + cancellation.time(tick: tick)
+            advance(to: cancelAt)
             recorder.cancel()
-            advance(toTick: max(lastTick, cancelTick))
+            advance(to: max(last, cancelAt))
         } else {
-            advance(toTick: lastTick)
-            let horizon = start.advanced(by: VirtualTime.stride(of: tick * (lastTick + 1_000)))
-            while !recorder.isCompleted, let next = scheduler.nextDueDate, next <= horizon {
+            advance(to: last)
+            let horizon = last + tick * 1_000
+            while !recorder.isCompleted, let next = scheduler.nextDueDate, next.sinceOrigin <= horizon {
                 scheduler.advance(to: next)
             }
         }
         let actual = recorder.timeline
-        if expected.cancellationTick == nil { recorder.cancel() }
+        if expected.cancellation == nil { recorder.cancel() }
+        guard let message = mismatch(expected, actual: actual, anchor: anchor, now: scheduler.elapsed,
+                                     subject: "the publisher's timeline") else { return true }
+        return place.fail(message)
+    }
 
+    /// Checks a timeline recorded already; its subscription is the diagram's time zero.
+    func check(_ actual: Timeline<Output, Failure>, subject: String, now: Duration?, at place: SourcePlace) -> Bool {
+        let expected: MarbleDiagram<Output, Failure>
+        switch parse() {
+        case .success(let diagram): expected = diagram
+        case .failure(let error): return place.fail(error.message)
+        }
+        guard let message = mismatch(expected, actual: actual, anchor: actual.subscriptionTime ?? .zero, now: now,
+                                     subject: subject) else { return true }
+        return place.fail(message)
+    }
+
+    /// The failure message if `actual` does not match `expected`, whose time zero is `anchor`.
+    func mismatch(_ expected: MarbleDiagram<Output, Failure>, actual: Timeline<Output, Failure>, anchor: Duration,
+                  now: Duration?, subject: String) -> String? {
         // Compare what the diagram describes: values, completion and (with "!") the cancel.
-        let expectedEvents: [Timeline<Output, Failure>.Event] = expected.events.map { event in
+        var expectedEvents: [Timeline<Output, Failure>.Event] = expected.events.map { event in
+            let time = anchor + event.time(tick: tick)
             switch event.kind {
-            case .value(let value): return .value(at: tick * event.tick, value)
-            case .finished: return .finished(at: tick * event.tick)
-            case .failure(let error): return .failure(at: tick * event.tick, error)
+            case .value(let value): return .value(at: time, value)
+            case .finished: return .finished(at: time)
+            case .failure(let error): return .failure(at: time, error)
             }
-        } + (expected.cancellationTick.map { [.cancel(at: tick * $0)] } ?? [])
-        let actualEvents = actual.events.filter { event in
-            switch event {
+        }
+        if let cancellation = expected.cancellation { expectedEvents.append(.cancel(at: anchor + cancellation.time(tick: tick))) }
+        let showsSubscription = expected.subscriptionTick != nil
+        let compared = actual.indices.filter { index in
+            switch actual[index] {
             case .subscription: return false
-            case .cancel: return expected.cancellationTick != nil
+            case .cancel: return expected.cancellation != nil
             default: return true
             }
         }
+        let actualEvents = compared.map { actual[$0] }
         let firstDifference = zip(expectedEvents, actualEvents).enumerated().first { !same($0.element.0, $0.element.1) }?.offset
             ?? (expectedEvents.count == actualEvents.count ? nil : min(expectedEvents.count, actualEvents.count))
-        guard let difference = firstDifference else { return true }
+        guard let difference = firstDifference else { return nil }
 
-        // Draw both on one axis.
-        let showsSubscription = expected.subscriptionTick != nil
+        // Draw both on one axis, from the diagram's time zero.
         var chart = MarbleChart(tick: tick)
-        let until = tick * expected.endTick
-        chart.add("expected", Timeline(expectedEvents + (showsSubscription ? [.subscription(at: .zero)] : [])),
+        chart.start = anchor
+        chart.reserved = Set(values.keys)
+        let until = anchor + expected.end.time(tick: tick)
+        chart.add("expected", Timeline(expectedEvents + (showsSubscription ? [.subscription(at: anchor)] : [])),
                   showsSubscription: showsSubscription, until: until, label: label(for:), errorLabel: label(for:))
-        chart.add("actual", Timeline(actualEvents + (showsSubscription ? [.subscription(at: .zero)] : [])),
+        let shown = actual.indices.filter { compared.contains($0) || (showsSubscription && actual[$0].isSubscription) }
+        chart.add("actual", Timeline(shown.map { actual[$0] }, stamps: actual.stamps.isEmpty ? [] : shown.map { actual.stamps[$0] }),
                   showsSubscription: showsSubscription, until: until, label: label(for:), errorLabel: label(for:))
 
-        var message = "expectMarbles: the publisher's timeline does not match the diagram (one tick = \(VirtualTime.format(tick)))\n"
+        var context = ["one tick = \(VirtualTime.format(tick))"]
+        if anchor != .zero { context.append("the diagram starts at \(VirtualTime.format(anchor))") }
+        context.append("times since the scheduler's origin" + (now.map { ", now \(VirtualTime.format($0))" } ?? ""))
+        var message = "expectMarbles: \(subject) does not match the diagram (\(context.joined(separator: "; ")))\n"
         message += chart.text + "\n"
         let expectedText = difference < expectedEvents.count ? describe(expectedEvents[difference]) : "nothing more"
         let actualText = difference < actualEvents.count ? describe(actualEvents[difference]) : "nothing more"
         message += "first difference: expected \(expectedText), got \(actualText)"
-        let between = actualEvents.filter { VirtualTime.nanoseconds($0.time) % max(1, VirtualTime.nanoseconds(tick)) != 0 }
-        if !between.isEmpty {
-            message += "\nbetween ticks (drawn at the tick before): " + between.map(describe).joined(separator: ", ")
+        // Where actions due at one instant decided the order, say in which order they ran.
+        let instants = [difference < actualEvents.count ? actualEvents[difference].time : nil,
+                        difference < expectedEvents.count ? expectedEvents[difference].time : nil]
+        var seen: Set<Duration> = []
+        for case let instant? in instants where seen.insert(instant).inserted {
+            for entry in chart.runOrderEntries(at: instant) {
+                message += "\nat \(VirtualTime.format(entry.time)), actions ran in the order they were scheduled: \(entry.order)"
+            }
         }
-        return fail(message)
+        return message
     }
 
     func same(_ a: Timeline<Output, Failure>.Event, _ b: Timeline<Output, Failure>.Event) -> Bool {
@@ -164,5 +342,72 @@ private struct MarbleExpectation<P: Publisher> where P.Output: Equatable {
         case .cancel: return "cancel at \(time)"
         case .subscription: return "subscription at \(time)"
         }
+    }
+}
+
+/// A message, as an error.
+private struct MessageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+extension Timeline.Event {
+    var isSubscription: Bool {
+        if case .subscription = self { return true }
+        return false
+    }
+}
+
+/// Subscription diagrams: `^` subscribed, `!` ended, counted from the scheduler's origin.
+enum SubscriptionMarbles {
+    static func parse(_ text: String, tick: Duration) throws -> SubscriptionInterval {
+        let symbols = Array(text)
+        var time = Duration.zero
+        var subscribed: Duration?
+        var ended: Duration?
+        var group: Duration?
+        var index = 0
+        func fail(_ message: String) -> MarbleSyntaxError {
+            MarbleSyntaxError(diagram: text, offset: index, message: message)
+        }
+        while index < symbols.count {
+            if case let (duration, length)? = MarbleTimeProgression.read(symbols, at: index) {
+                if group != nil { throw fail("a time progression inside a group") }
+                time += duration
+                index += length
+                continue
+            }
+            switch symbols[index] {
+            case " ", "\t", "\n":
+                index += 1
+                continue
+            case "-":
+                if group != nil { throw fail("\"-\" inside a group") }
+            case "(":
+                if group != nil { throw fail("groups cannot nest") }
+                group = time
+            case ")":
+                if group == nil { throw fail("\")\" without \"(\"") }
+                group = nil
+            case "^":
+                if subscribed != nil { throw fail("a second \"^\"") }
+                subscribed = group ?? time
+            case "!":
+                if ended != nil { throw fail("a second \"!\"") }
+                if subscribed == nil { throw fail("\"!\" before \"^\"") }
+                ended = group ?? time
+            default:
+                throw fail("a subscription diagram has only \"^\", \"!\", \"-\", groups and time progressions")
+            }
+            // Every character is a tick, in a group too, as in other diagrams.
+            index += 1
+            time += tick
+        }
+        if group != nil { throw fail("unclosed group") }
+        guard let subscribed else { throw fail("no \"^\": where does it subscribe?") }
+        guard let ended else { return SubscriptionInterval(subscribedAt: subscribed) }
+        var interval = SubscriptionInterval(subscribedAt: subscribed)
+        interval.endedAt = ended
+        return interval
     }
 }

@@ -37,7 +37,7 @@ enum MarbleSVG {
         }
     }
 
-    static func render(rows: [MarbleRow], tick: Duration, title: String?) -> String {
+    static func render(rows: [MarbleRow], tick: Duration, title: String?, start: Duration = .zero) -> String {
         let tickNanoseconds = Double(max(1, VirtualTime.nanoseconds(tick)))
         let marks = rows.flatMap(\.marks)
         func nanoseconds(_ mark: MarbleMark) -> Int { VirtualTime.nanoseconds(mark.time) }
@@ -153,7 +153,7 @@ enum MarbleSVG {
         var lastRight = -Double.infinity
         svg.append("<g class=\"times\" fill=\"#6B7280\" font-size=\"11\" text-anchor=\"middle\">")
         for time in eventTimes {
-            let label = VirtualTime.format(.nanoseconds(time))
+            let label = VirtualTime.format(.nanoseconds(time) + start)
             let half = Double(label.count) * 6.4 / 2
             let cx = position(time)
             guard cx - half >= lastRight + 6 else { continue }
@@ -167,7 +167,7 @@ enum MarbleSVG {
 
     static func draw(_ mark: MarbleMark, centerX cx: Double, y: Double, width w: Double,
                      colour: (String) -> (fill: String, text: String)) -> String {
-        let time = escape(VirtualTime.format(mark.time))
+        let time = escape(VirtualTime.format(mark.shownTime))
         switch mark.kind {
         case .value(let label):
             let (fill, text) = colour(label)

@@ -201,9 +201,11 @@ extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equat
 extension TestSubscriber.HistoryEvent: Equatable where Input: Equatable, Failure: Equatable {}
 
 extension TestSubscriber where Failure == Never {
-    /// Creates a subscriber for a publisher that cannot fail.
+    /// The earlier spelling of `init(initialDemand:onValue:)` for a publisher that cannot fail;
+    /// `init(initialDemand:onSubscription:onValue:onCompletion:)` serves every failure type.
+    @available(*, deprecated, renamed: "init(initialDemand:onValue:)")
     public convenience init(
-        demand initialDemand: Subscribers.Demand = .unlimited,
+        demand initialDemand: Subscribers.Demand,
         onValue: @escaping (Input) -> Subscribers.Demand = { _ in .none }
     ) {
         self.init(initialDemand: initialDemand, onValue: onValue)

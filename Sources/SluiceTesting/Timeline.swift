@@ -1,10 +1,13 @@
 import Sluice
+import Synchronization
 
 /// What a publisher did, and when: its subscription, values, completion and cancel, each at the
-/// virtual time it happened (measured from when recording started).
+/// virtual time it happened, measured from the test scheduler's origin (the instant its clock
+/// started at), whoever recorded it and whenever recording started.
 ///
 /// A `TimelineRecorder` produces one; a test compares it with `==` against a literal, prints it,
-/// or draws it with ``marbles(tick:values:)`` and ``svg(tick:title:values:)``.
+/// checks it against a marble diagram with `expectMarbles(timeline, diagram, ...)`, or draws it
+/// with ``marbles(tick:values:)`` and ``svg(tick:title:values:)``.
 ///
 /// ```swift
 /// #expect(recorder.timeline == [
@@ -12,7 +15,15 @@ import Sluice
 ///     .value(at: .milliseconds(300), "swift result"),
 /// ])
 /// ```
-public struct Timeline<Output, Failure: Error>: ExpressibleByArrayLiteral, CustomStringConvertible {
+///
+/// It is a collection of its events, so Swift Testing's `#expect(a == b)` shows what differs
+/// when two timelines do not match (`± inserted [300 ms: value b], removed [200 ms: value b]`).
+/// A recorded timeline also knows which of the scheduler's actions each event happened in
+/// (``actions``), which is how a report shows in which order actions due at one instant ran;
+/// that is not compared by `==`.
+public struct Timeline<Output, Failure: Error>: ExpressibleByArrayLiteral, CustomStringConvertible,
+    RandomAccessCollection
+{
     /// One thing that happened.
     public enum Event: CustomStringConvertible {
         /// The subscription arrived.
@@ -46,10 +57,27 @@ public struct Timeline<Output, Failure: Error>: ExpressibleByArrayLiteral, Custo
             case .cancel: return "\(time): cancel"
             }
         }
+
+        /// The same event `offset` later.
+        func shifted(by offset: Duration) -> Event {
+            switch self {
+            case .subscription(let time): return .subscription(at: time + offset)
+            case .value(let time, let value): return .value(at: time + offset, value)
+            case .finished(let time): return .finished(at: time + offset)
+            case .failure(let time, let error): return .failure(at: time + offset, error)
+            case .cancel(let time): return .cancel(at: time + offset)
+            }
+        }
     }
 
     /// The events, in the order they happened.
-    public var events: [Event]
+    public var events: [Event] {
+        didSet { stamps = [] }
+    }
+
+    /// For a recorded timeline, when each event was recorded and in which scheduler action;
+    /// empty otherwise (and once `events` is changed).
+    private(set) var stamps: [RecordingStamp] = []
 
     /// A timeline of these events.
     public init(_ events: [Event]) {
@@ -59,6 +87,15 @@ public struct Timeline<Output, Failure: Error>: ExpressibleByArrayLiteral, Custo
     public init(arrayLiteral events: Event...) {
         self.events = events
     }
+
+    init(_ events: [Event], stamps: [RecordingStamp]) {
+        self.events = events
+        self.stamps = stamps.count == events.count ? stamps : []
+    }
+
+    public var startIndex: Int { events.startIndex }
+    public var endIndex: Int { events.endIndex }
+    public subscript(position: Int) -> Event { events[position] }
 
     /// The values, in order.
     public var values: [Output] {
@@ -79,16 +116,55 @@ public struct Timeline<Output, Failure: Error>: ExpressibleByArrayLiteral, Custo
 
     /// The events without the subscription: what a marble diagram of the output shows.
     public var signals: Timeline {
-        Timeline(events.filter { if case .subscription = $0 { return false } else { return true } })
+        let kept = events.indices.filter { if case .subscription = events[$0] { return false } else { return true } }
+        return Timeline(kept.map { events[$0] }, stamps: stamps.isEmpty ? [] : kept.map { stamps[$0] })
     }
 
-    /// The events one to a line: `[0: subscription, 300 ms: value swift result]`.
+    /// The scheduler action each event happened in, for a timeline a `TimelineRecorder`
+    /// recorded: `nil` for an event that happened outside the scheduler's actions (sent by
+    /// the test itself) or in a timeline that was not recorded.
+    ///
+    /// Actions due at one instant run in the order they were scheduled; this shows which ran
+    /// first when two events share an instant (a timer's tick and a timeout at 30 s, say).
+    public var actions: [TestSchedulerAction?] {
+        stamps.isEmpty ? events.map { _ in nil } : stamps.map(\.action)
+    }
+
+    /// When the subscription arrived, if the timeline has one.
+    var subscriptionTime: Duration? {
+        for case .subscription(let time) in events { return time }
+        return nil
+    }
+
+    /// The events one after another: `[0: subscription, 300 ms: value swift result]`.
     public var description: String {
         "[" + events.map(\.description).joined(separator: ", ") + "]"
     }
 }
 
 extension Timeline.Event: Equatable where Output: Equatable, Failure: Equatable {}
-extension Timeline: Equatable where Output: Equatable, Failure: Equatable {}
+
+extension Timeline: Equatable where Output: Equatable, Failure: Equatable {
+    /// Whether the events are equal: when and what, not which scheduler action they happened in.
+    public static func == (lhs: Timeline, rhs: Timeline) -> Bool {
+        lhs.events == rhs.events
+    }
+}
+
 extension Timeline.Event: Sendable where Output: Sendable {}
 extension Timeline: Sendable where Output: Sendable {}
+
+/// When an event was recorded: its place in the order of everything recorded in this process
+/// (so events of two recorders of one run can be put in order), and the scheduler action it
+/// happened in.
+struct RecordingStamp: Sendable {
+    var sequence: Int
+    var action: TestSchedulerAction?
+
+    private static let counter = Atomic<Int>(0)
+
+    /// A stamp for an event recorded now, in `action`.
+    static func now(in action: TestSchedulerAction?) -> RecordingStamp {
+        RecordingStamp(sequence: counter.add(1, ordering: .relaxed).newValue, action: action)
+    }
+}

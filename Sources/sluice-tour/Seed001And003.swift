@@ -118,7 +118,7 @@ func seed003Scenarios() -> [Scenario] {
             let first = shared.recordTimeline(on: scheduler)
             state.send(true)
             scheduler.advance(by: .seconds(2))
-            let late = shared.recordTimeline(on: scheduler, demand: .none)
+            let late = shared.recordTimeline(on: scheduler, initialDemand: .none)
             scheduler.advance(by: .seconds(1))
             late.request(.max(1))
             scheduler.advance(by: .seconds(1))

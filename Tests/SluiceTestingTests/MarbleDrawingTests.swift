@@ -27,13 +27,41 @@ struct MarbleDrawingTests {
     @Test func valuesAreDrawnWithTheirKeysAndErrorsAsACross() {
         let timeline: Timeline<Int, Boom> = [.value(at: .milliseconds(100), 10), .value(at: .milliseconds(300), 42), .failure(at: .milliseconds(400), Boom())]
         #expect(timeline.marbles(tick: tick, values: ["x": 10, "y": 42]) == "-x-y#")
-        #expect(timeline.marbles(tick: tick, values: ["x": 10]) == "-x-'42' #", "a value with no key is quoted")
-        #expect(timeline.marbles(tick: tick) == "-'10' '42' #", "stretched with spaces where a label is wider than its ticks")
+        // '42' would take four ticks before the failure one tick later: abbreviated, with a key
+        // that is no key of the dictionary.
+        #expect(timeline.marbles(tick: tick, values: ["x": 10, "a": 7]) == """
+            -x-b#
+            keys: b = 42
+            """)
+        #expect(timeline.marbles(tick: tick, values: ["x": 10]) == """
+            -x-a#
+            keys: a = 42
+            """)
+        #expect(timeline.marbles(tick: tick) == """
+            -a-b#
+            keys: a = 10, b = 42
+            """)
+        let fits: Timeline<Int, Boom> = [.value(at: .milliseconds(100), 42), .failure(at: .milliseconds(600), Boom())]
+        #expect(fits.marbles(tick: tick) == "-'42'-#", "a label with room before the next event stays quoted")
     }
 
-    @Test func longLabelsStretchTheAxisInsteadOfOverlapping() {
+    @Test func longLabelsAreAbbreviatedAndTheAxisStaysLinear() throws {
+        // Typing without a values dictionary: "s", "sw", "swi" at consecutive ticks, "swif" later.
+        // Before issue 24 this drew as s'sw' 'swi'----'swif', stretched out of all proportion.
+        let typing: Timeline<String, Never> = [.value(at: .zero, "s"), .value(at: .milliseconds(100), "sw"),
+                                               .value(at: .milliseconds(200), "swi"), .value(at: .milliseconds(700), "swif")]
+        let drawn = typing.marbles(tick: tick)
+        #expect(drawn == """
+            sab----c
+            keys: a = sw, b = swi, c = swif
+            """)
+        let row = String(try #require(drawn.split(separator: "\n").first))
+        #expect(try MarbleDiagram<String, Never>(row).events.map(\.tick) == [0, 1, 2, 7], "one character per tick")
         let timeline: Timeline<String, Never> = [.value(at: .milliseconds(100), "swift"), .value(at: .milliseconds(200), "ui"), .finished(at: .milliseconds(300))]
-        #expect(timeline.marbles(tick: tick) == "-'swift' 'ui' |", "with a space of room where it stretches")
+        #expect(timeline.marbles(tick: tick) == """
+            -ab|
+            keys: a = swift, b = ui
+            """)
     }
 
     @Test func subscriptionAndCancelAreDrawnWhenAsked() {
@@ -60,9 +88,9 @@ struct MarbleDrawingTests {
         #expect(lines[0].lastIndex(of: "|") == lines[1].lastIndex(of: "|"))
     }
 
-    @Test func rowsOnAStretchedAxisStillReadBackAsWhatHappened() throws {
-        // "swift" is wider than the tick before "ui": the axis stretches there. The other row
-        // is padded with spaces, which the parser ignores, so it parses back at its own ticks.
+    @Test func rowsWithAbbreviatedLabelsStillReadBackAsWhatHappened() throws {
+        // "swift" is wider than the tick before "ui": both get keys that the other row does not
+        // use, and every row parses back at its own ticks.
         let wide: Timeline<String, Never> = [.value(at: .milliseconds(100), "swift"), .value(at: .milliseconds(200), "ui")]
         let plain: Timeline<String, Never> = [.value(at: .zero, "a"), .value(at: .milliseconds(200), "c"),
                                               .value(at: .milliseconds(300), "d"), .finished(at: .milliseconds(600))]
@@ -70,13 +98,32 @@ struct MarbleDrawingTests {
         chart.add("wide", wide)
         chart.add("plain", plain)
         #expect(chart.text == """
-            wide:  -'swift' 'ui'
-            plain: a-       cd--|
+            wide:  -be----
+            plain: a-cd--|
+                   keys: b = swift, e = ui
             """)
-        let row = String(try #require(chart.text.split(separator: "\n").last).dropFirst("plain: ".count))
-        let parsed = try MarbleDiagram<String, Never>(row)
-        #expect(parsed.events.map(\.tick) == [0, 2, 3, 6])
-        #expect(parsed.events.map(\.symbol) == ["a", "c", "d", "|"])
+        let rows = chart.text.split(separator: "\n").map(String.init)
+        let parsedPlain = try MarbleDiagram<String, Never>(String(rows[1].dropFirst("plain: ".count)))
+        #expect(parsedPlain.events.map(\.tick) == [0, 2, 3, 6])
+        #expect(parsedPlain.events.map(\.symbol) == ["a", "c", "d", "|"])
+        let parsedWide = try MarbleDiagram<String, Never>(String(rows[0].dropFirst("wide:  ".count)), values: ["b": "swift", "e": "ui"])
+        #expect(parsedWide.events.map(\.tick) == [1, 2])
+    }
+
+    @Test func aGroupThatCannotFitStillStretchesTheAxisWithSpaces() throws {
+        // A group takes its width in ticks; the syntax cannot draw "(ab)" one tick before "c",
+        // so that row reads later than it happened, padded with spaces the parser ignores.
+        let grouped: Timeline<String, Never> = [.value(at: .zero, "a"), .value(at: .zero, "b"), .value(at: .milliseconds(100), "c")]
+        let other: Timeline<String, Never> = [.value(at: .milliseconds(100), "x"), .value(at: .milliseconds(200), "y")]
+        var chart = MarbleChart(tick: tick)
+        chart.add("g", grouped)
+        chart.add("o", other)
+        #expect(chart.text == """
+            g: (ab) c
+            o: -    xy
+            """)
+        let row = String(try #require(chart.text.split(separator: "\n").last).dropFirst("o: ".count))
+        #expect(try MarbleDiagram<String, Never>(row).events.map(\.tick) == [1, 2])
     }
 
     @Test func untilExtendsAnOpenRow() {

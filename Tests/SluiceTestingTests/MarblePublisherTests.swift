@@ -16,9 +16,11 @@ struct MarblePublisherTests {
         scheduler.advance(by: .milliseconds(200))
         let second = cold.recordTimeline(on: scheduler)
         scheduler.advance(by: .seconds(1))
+        // Times are the scheduler's: the second subscriber's copy of the diagram starts at 200 ms.
         #expect(first.timeline == [.subscription(at: .zero), .value(at: .milliseconds(100), 1), .value(at: .milliseconds(300), 2), .finished(at: .milliseconds(400))])
-        #expect(second.timeline == [.subscription(at: .zero), .value(at: .milliseconds(100), 1), .value(at: .milliseconds(300), 2), .finished(at: .milliseconds(400))])
-        #expect(cold.subscriptions == [SubscriptionInterval(subscribedAt: .zero), SubscriptionInterval(subscribedAt: .milliseconds(200))])
+        #expect(second.timeline == [.subscription(at: .milliseconds(200)), .value(at: .milliseconds(300), 1), .value(at: .milliseconds(500), 2), .finished(at: .milliseconds(600))])
+        #expect(cold.subscriptions == [SubscriptionInterval(subscribedAt: .zero, endedAt: .milliseconds(400), by: .finished),
+                                       SubscriptionInterval(subscribedAt: .milliseconds(200), endedAt: .milliseconds(600), by: .finished)])
     }
 
     @Test func coldRespectsDemandAndHoldsValuesUntilAsked() {
@@ -44,7 +46,7 @@ struct MarblePublisherTests {
         scheduler.advance(by: .seconds(1))
         #expect(recorder.timeline == [.subscription(at: .zero), .value(at: .milliseconds(100), "a"), .value(at: .milliseconds(300), "b"), .cancel(at: .milliseconds(300))])
         #expect(cold.subscriptions == [SubscriptionInterval(subscribedAt: .zero, cancelledAt: .milliseconds(300))])
-        #expect(cold.subscriptions.first?.description == "0 ..< 300 ms")
+        #expect(cold.subscriptions.first?.description == "0 ..< 300 ms (cancelled)")
     }
 
     @Test func coldFailsWithTheTypedError() {
@@ -77,7 +79,7 @@ struct MarblePublisherTests {
         let late = hot.recordTimeline(on: scheduler)
         scheduler.advance(by: .seconds(1))
         #expect(early.timeline.values == ["a", "b", "c"])
-        #expect(late.timeline == [.subscription(at: .zero), .value(at: .milliseconds(100), "b"), .value(at: .milliseconds(300), "c"), .finished(at: .milliseconds(400))])
+        #expect(late.timeline == [.subscription(at: .milliseconds(200)), .value(at: .milliseconds(300), "b"), .value(at: .milliseconds(500), "c"), .finished(at: .milliseconds(600))])
         #expect(hot.subscriptions.map(\.subscribedAt) == [.zero, .milliseconds(200)])
     }
 
@@ -97,8 +99,10 @@ struct MarblePublisherTests {
         hot.subscribe(subscriber)
         scheduler.advance(by: .seconds(1))
         #expect(subscriber.events == [.subscription("PassthroughSubject"), .value("a"), .completion(.finished)])
+        // The subscription ended when the hot source finished, at 200 ms; a cancel afterwards
+        // does not move its end.
         subscriber.cancel()
-        #expect(hot.subscriptions == [SubscriptionInterval(subscribedAt: .zero, cancelledAt: .seconds(1))])
+        #expect(hot.subscriptions == [SubscriptionInterval(subscribedAt: .zero, endedAt: .milliseconds(200), by: .finished)])
     }
 
     @Test func badSourceDiagramsAreTestFailuresAtTheCaller() {
@@ -113,6 +117,7 @@ struct MarblePublisherTests {
             "marble diagram: no value for \"x\" in the values dictionary\n  -x\n   ^",
         ])
         #expect(failures.allSatisfy { $0.fileID == #fileID && $0.line == line })
-        #expect(publishers.0.diagram.events.isEmpty)
+        #expect(publishers.0.diagram?.events.isEmpty == true)
+        #expect(publishers.0.timeline.isEmpty && publishers.1.timeline.isEmpty && publishers.2.timeline.isEmpty)
     }
 }

@@ -166,11 +166,16 @@ extension MarbleSVGTests {
         chart.add("tryMap", failing.timeline, errorLabel: { "\($0)" })
         chart.add("cancelled", cancelled.timeline, showsSubscription: true)
         #expect(chart.text == """
-            source:          -1-   2    -(34)-      5    |
-            map { $0 * 10 }: -'10' '20'  ('30''40') '50' |
-            tryMap:          -1-   2    -#'Boom(3)'
-            cancelled:       ^1-   2    !
+            source:          -1-2-(34)-5|
+            map { $0 * 10 }: -a-b-(cd)-e|
+            tryMap:          -1-2-#'Boom(3)'
+            cancelled:       ^1-2!
+                             keys: a = 10, b = 20, c = 30, d = 40, e = 50
             """)
+        // Every row reads back at the ticks its events happened at.
+        let rows = chart.text.split(separator: "\n").map { String($0.dropFirst("map { $0 * 10 }: ".count)) }
+        #expect(try MarbleDiagram<String, Never>(rows[0]).events.map(\.tick) == [1, 3, 5, 5, 10, 11])
+        #expect(try MarbleDiagram<String, Never>(rows[1]).events.map(\.tick) == [1, 3, 5, 5, 10, 11])
         let document = SVGElements(chart.svg)
         #expect(document.error == nil)
         #expect(document.withClass("failure-label").map(\.text) == ["Boom(3)"])

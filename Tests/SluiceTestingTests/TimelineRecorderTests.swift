@@ -28,7 +28,9 @@ struct TimelineRecorderTests {
         #expect(recorder.now == .milliseconds(1100))
     }
 
-    @Test func timesAreMeasuredFromTheRecordersCreation() {
+    @Test func timesAreMeasuredFromTheSchedulersOriginNotTheRecordersCreation() {
+        // Before issue 24 this recorder, made at 5 s, counted from its own creation and said
+        // [0: subscription, 2 s: value x, 3 s: finished]: the scheduler's clock read 7 s and 8 s.
         let scheduler = DispatchQueue.test
         scheduler.advance(by: .seconds(5))
         let subject = PassthroughSubject<String, Never>()
@@ -36,13 +38,27 @@ struct TimelineRecorderTests {
         scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { subject.send("x") }
         scheduler.schedule(after: scheduler.now.advanced(by: .seconds(3))) { subject.send(completion: .finished) }
         scheduler.advance(by: .seconds(10))
-        #expect(recorder.timeline == [.subscription(at: .zero), .value(at: .seconds(2), "x"), .finished(at: .seconds(3))])
+        #expect(recorder.timeline == [.subscription(at: .seconds(5)), .value(at: .seconds(7), "x"), .finished(at: .seconds(8))])
+        #expect(recorder.now == .seconds(15))
+        #expect(recorder.now == scheduler.elapsed)
+    }
+
+    @Test func twoRecordersMadeAtDifferentTimesReadOneClock() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let early = subject.recordTimeline(on: scheduler)
+        scheduler.advance(by: .milliseconds(1400))
+        let late = subject.recordTimeline(on: scheduler)
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { subject.send(1) }
+        scheduler.advance(by: .seconds(1))
+        #expect(early.timeline.last == .value(at: .milliseconds(1500), 1))
+        #expect(late.timeline == [.subscription(at: .milliseconds(1400)), .value(at: .milliseconds(1500), 1)])
     }
 
     @Test func manualDemandAndCancelAreUnderTheTestsControl() {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
-        let recorder = TimelineRecorder<Int, Never>(scheduler: scheduler, demand: .none)
+        let recorder = TimelineRecorder<Int, Never>(scheduler: scheduler, initialDemand: .none)
         upstream.subscribe(recorder)
         scheduler.advance(by: .seconds(1))
         recorder.request(.max(2))

@@ -72,7 +72,7 @@ struct ReflectionFidelityTests {
     /// A deliberate difference: Combine's `Timer.TimerPublisher` subscription has no description;
     /// Sluice's describes itself as `Timer`.
     @Test func aTimerPublishersSubscriptionDescribesItselfAsTimer() throws {
-        let subscriber = TestSubscriber<Date, Never>(demand: .none)
+        let subscriber = TestSubscriber<Date, Never>(initialDemand: .none)
         let timer = Timer.publish(every: 60, on: .main, in: .default)
         timer.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
