@@ -116,3 +116,31 @@ final class BlockingRecorderMainThreadTests: XCTestCase {
                        "the main run loop turned and delivered the value during the wait")
     }
 }
+
+#if os(Linux)
+/// The DocC article's fact about Swift Testing on Linux: a `@MainActor` test runs on the main
+/// queue but not on the main thread, so it cannot turn the main run loop, and work queued on the
+/// main queue waits while it blocks.
+@Suite("A Swift Testing main-actor test on Linux")
+struct MainActorTestOnLinuxTests {
+    @MainActor @Test func itIsOnTheMainQueueButCannotTurnTheMainRunLoop() async throws {
+        let facts = Self.whereThisRuns()
+        #expect(facts.onTheMainActor && !facts.onTheMainThread && !facts.onTheMainRunLoop)
+        let recorder = Just(1).receive(on: DispatchQueue.main).blocking().record()
+        #expect(TestFailure.capturingFailures { recorder.expectNoValue(within: 0.2) }.result,
+                "the main queue is busy with this test while it blocks")
+        // Once the test awaits, the main queue runs the delivery.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while recorder.values.isEmpty, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(recorder.values == [1])
+    }
+
+    /// Read synchronously: `RunLoop.current` is not available in async code.
+    private nonisolated static func whereThisRuns() -> (onTheMainActor: Bool, onTheMainThread: Bool, onTheMainRunLoop: Bool) {
+        MainActor.assumeIsolated {}
+        return (true, Thread.isMainThread, RunLoop.current === RunLoop.main)
+    }
+}
+#endif
