@@ -91,5 +91,9 @@ let package = Package(
                 swiftSettings: exampleSettings),
         .testTarget(name: "StudioModeStateExampleTests", dependencies: ["StudioModeStateExample", "Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting"],
                     path: "Examples/StudioModeState/Tests", swiftSettings: exampleSettings),
+        .target(name: "PollingAndTypeaheadExample", dependencies: ["Sluice", "SluiceSchedulers"], path: "Examples/PollingAndTypeahead/Sources",
+                swiftSettings: exampleSettings),
+        .testTarget(name: "PollingAndTypeaheadExampleTests", dependencies: ["PollingAndTypeaheadExample", "Sluice", "SluiceSchedulers", "SluiceTesting"],
+                    path: "Examples/PollingAndTypeahead/Tests", swiftSettings: exampleSettings),
     ]
 )

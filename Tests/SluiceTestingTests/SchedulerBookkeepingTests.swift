@@ -99,17 +99,25 @@ struct PendingActionTests {
 
 @Suite("Order at one instant")
 struct OrderAtOneInstantTests {
-    /// A timer tick and a timeout both due at 30 s: which runs first is decided by the order
-    /// they were scheduled in, and the report says so.
-    @Test func aMismatchAtAnInstantShowsTheOrderItsActionsRanIn() throws {
-        let scheduler = DispatchQueue.test
+    /// Ticks counting 1, 2, 3… every 5 s from a repeating action scheduled now, and a failure
+    /// due at 30 s that is scheduled when `timeout` is subscribed: both are due at 30 s.
+    private func ticksAndATimeout(on scheduler: TestSchedulerOf<DispatchQueue>)
+        -> (ticks: PassthroughSubject<Int, Boom>, timer: Cancellable, timeout: AnyPublisher<Int, Boom>)
+    {
         let ticks = PassthroughSubject<Int, Boom>()
         var count = 0
         let timer = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5)), interval: .seconds(5)) {
             count += 1
             ticks.send(count)
         }
-        let timeout = Fail<Int, Boom>(error: Boom(code: 30)).delay(for: .seconds(30), scheduler: scheduler)
+        return (ticks, timer, Fail(error: Boom(code: 30)).delay(for: .seconds(30), scheduler: scheduler).eraseToAnyPublisher())
+    }
+
+    /// A timer tick and a timeout both due at 30 s: which runs first is decided by the order
+    /// they were scheduled in, and the report says so.
+    @Test func aMismatchAtAnInstantShowsTheOrderItsActionsRanIn() throws {
+        let scheduler = DispatchQueue.test
+        let (ticks, timer, timeout) = ticksAndATimeout(on: scheduler)
         let values = Dictionary(uniqueKeysWithValues: (1...6).map { ("\($0)", $0) })
         let (_, failures) = TestFailure.capturingFailures {
             expectMarbles(ticks.merge(with: timeout), "-12345#", values: values, errors: ["#": Boom(code: 30)],
@@ -158,15 +166,9 @@ struct OrderAtOneInstantTests {
 
     @Test func aChartOfSeveralRecordingsShowsTheOrderAcrossThem() {
         let scheduler = DispatchQueue.test
-        let ticks = PassthroughSubject<Int, Boom>()
-        var count = 0
-        let timer = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5)), interval: .seconds(5)) {
-            count += 1
-            ticks.send(count)
-        }
+        let (ticks, timer, timeout) = ticksAndATimeout(on: scheduler)
         let tickRecorder = ticks.recordTimeline(on: scheduler)
-        let output = ticks.merge(with: Fail<Int, Boom>(error: Boom(code: 30)).delay(for: .seconds(30), scheduler: scheduler))
-            .recordTimeline(on: scheduler)
+        let output = ticks.merge(with: timeout).recordTimeline(on: scheduler)
         scheduler.advance(by: .seconds(30))
         timer.cancel()
         var chart = MarbleChart(tick: .seconds(5))
