@@ -125,7 +125,9 @@ public func expectMarbles<Output: Equatable, Failure>(
 /// expectSubscriptions(search.subscriptions, "---^---!", "--------^---!", tick: .milliseconds(100))
 /// ```
 ///
-/// On a mismatch it reports a failure at the caller with both sets drawn on one axis.
+/// On a mismatch it reports a failure at the caller with both sets drawn on one axis. Pass the
+/// publisher itself (`expectSubscriptions(search, ...)`) for a report that also gives the
+/// scheduler's `now`.
 ///
 /// - Returns: whether they matched.
 @discardableResult
@@ -133,29 +135,62 @@ public func expectSubscriptions(
     _ subscriptions: [SubscriptionInterval], _ diagrams: String..., tick: Duration = .seconds(1),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> Bool {
-    let place = SourcePlace(fileID, filePath, line, column)
-    let expected: [SubscriptionInterval]
-    do {
-        expected = try diagrams.map { try SubscriptionMarbles.parse($0, tick: tick) }
-    } catch {
-        return place.fail("expectSubscriptions: \(error)")
+    SubscriptionExpectation(diagrams: diagrams, tick: tick)
+        .check(subscriptions, now: nil, at: SourcePlace(fileID, filePath, line, column))
+}
+
+/// Checks a cold marble publisher's subscriptions against subscription diagrams, as
+/// `expectSubscriptions(_:_:tick:)` does for a list, with the scheduler's `now` in the report.
+@discardableResult
+public func expectSubscriptions<Output, Failure>(
+    _ publisher: ColdMarblePublisher<Output, Failure>, _ diagrams: String..., tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    SubscriptionExpectation(diagrams: diagrams, tick: tick)
+        .check(publisher.subscriptions, now: publisher.now, at: SourcePlace(fileID, filePath, line, column))
+}
+
+/// Checks a hot marble publisher's subscriptions against subscription diagrams, as
+/// `expectSubscriptions(_:_:tick:)` does for a list, with the scheduler's `now` in the report.
+@discardableResult
+public func expectSubscriptions<Output, Failure>(
+    _ publisher: HotMarblePublisher<Output, Failure>, _ diagrams: String..., tick: Duration = .seconds(1),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> Bool {
+    SubscriptionExpectation(diagrams: diagrams, tick: tick)
+        .check(publisher.subscriptions, now: publisher.now, at: SourcePlace(fileID, filePath, line, column))
+}
+
+/// Subscription diagrams and what every form of `expectSubscriptions` checks.
+private struct SubscriptionExpectation {
+    let diagrams: [String]
+    let tick: Duration
+
+    func check(_ subscriptions: [SubscriptionInterval], now: Duration?, at place: SourcePlace) -> Bool {
+        let expected: [SubscriptionInterval]
+        do {
+            expected = try diagrams.map { try SubscriptionMarbles.parse($0, tick: tick) }
+        } catch {
+            return place.fail("expectSubscriptions: \(error)")
+        }
+        if expected.count == subscriptions.count,
+           zip(expected, subscriptions).allSatisfy({ $0.0.subscribedAt == $0.1.subscribedAt && $0.0.endedAt == $0.1.endedAt }) {
+            return true
+        }
+        var chart = MarbleChart(tick: tick)
+        for (index, interval) in expected.enumerated() { chart.add("expected \(index + 1)", subscription: interval) }
+        for (index, interval) in subscriptions.enumerated() { chart.add("actual \(index + 1)", subscription: interval) }
+        func span(_ interval: SubscriptionInterval) -> String {
+            let start = VirtualTime.format(interval.subscribedAt)
+            return interval.endedAt.map { "\(start) ..< \(VirtualTime.format($0))" } ?? "\(start) ..."
+        }
+        var message = "expectSubscriptions: the subscriptions do not match the diagrams (one tick = \(VirtualTime.format(tick)); "
+            + "times since the scheduler's origin" + (now.map { ", now \(VirtualTime.format($0))" } ?? "") + ")\n"
+        message += chart.text + "\n"
+        message += "expected: " + (expected.isEmpty ? "none" : expected.map(span).joined(separator: ", "))
+        message += "\nactual:   " + (subscriptions.isEmpty ? "none" : subscriptions.map(\.description).joined(separator: ", "))
+        return place.fail(message)
     }
-    if expected.count == subscriptions.count, zip(expected, subscriptions).allSatisfy({ $0.0.subscribedAt == $0.1.subscribedAt && $0.0.endedAt == $0.1.endedAt }) {
-        return true
-    }
-    var chart = MarbleChart(tick: tick)
-    for (index, interval) in expected.enumerated() { chart.add("expected \(index + 1)", subscription: interval) }
-    for (index, interval) in subscriptions.enumerated() { chart.add("actual \(index + 1)", subscription: interval) }
-    var message = "expectSubscriptions: the subscriptions do not match the diagrams "
-        + "(one tick = \(VirtualTime.format(tick)); times since the scheduler's origin)\n"
-    message += chart.text + "\n"
-    func span(_ interval: SubscriptionInterval) -> String {
-        let start = VirtualTime.format(interval.subscribedAt)
-        return interval.endedAt.map { "\(start) ..< \(VirtualTime.format($0))" } ?? "\(start) ..."
-    }
-    message += "expected: " + (expected.isEmpty ? "none" : expected.map(span).joined(separator: ", "))
-    message += "\nactual:   " + (subscriptions.isEmpty ? "none" : subscriptions.map(\.description).joined(separator: ", "))
-    return place.fail(message)
 }
 
 /// Where an assertion was called, for its report.

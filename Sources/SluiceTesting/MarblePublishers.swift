@@ -168,6 +168,9 @@ public final class HotMarblePublisher<Output, Failure: Error>: Publisher, @unche
     /// When each subscriber subscribed and when its subscription ended.
     public var subscriptions: [SubscriptionInterval] { log.all }
 
+    /// The scheduler's time now, since its origin.
+    var now: Duration { clock.elapsed() }
+
     /// Stops playing: the events still to come are removed from the scheduler (so that
     /// `pendingActionCount` no longer counts them) and never happen. Subscribers stay
     /// subscribed and get nothing more.
@@ -278,6 +281,9 @@ public final class ColdMarblePublisher<Output, Failure: Error>: Publisher, @unch
 
     /// When each subscriber subscribed and when its subscription ended.
     public var subscriptions: [SubscriptionInterval] { log.all }
+
+    /// The scheduler's time now, since its origin.
+    var now: Duration { clock.elapsed() }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let start = clock.elapsed()

@@ -160,6 +160,15 @@ struct SubscriptionMarbleTests {
             expected: 0 ..< 300 ms
             actual:   0 ..< 400 ms (finished)
             """)
+        // Given the publisher rather than its list, the report also gives the scheduler's now.
+        let (_, withNow) = TestFailure.capturingFailures { expectSubscriptions(cold, "^--!", tick: tick) }
+        #expect(withNow.first?.message.hasPrefix(
+            "expectSubscriptions: the subscriptions do not match the diagrams (one tick = 100 ms; times since the scheduler's origin, now 1 s)\n") == true)
+        let hot = scheduler.hot("-a|", tick: tick)
+        _ = hot.recordTimeline(on: scheduler)
+        scheduler.advance(by: .seconds(1))
+        #expect(TestFailure.capturingFailures { expectSubscriptions(hot, "^-!", tick: tick) }.failures.count == 1, "subscribed at 1 s, not 0")
+        #expect(TestFailure.capturingFailures { expectSubscriptions(hot, "1s ^-!", tick: tick) }.failures.isEmpty)
         let (_, bad) = TestFailure.capturingFailures { expectSubscriptions([], "--!", tick: tick) }
         #expect(bad.first?.message.hasPrefix("expectSubscriptions: marble diagram: \"!\" before \"^\"") == true)
     }
