@@ -227,7 +227,7 @@ func rxSpellingScenarios() -> [Scenario] {
             let relayBinding = Observable.of(1).bind(to: relay)
             relay.accept(2)
             withExtendedLifetime((watcher, binding, relayWatcher, relayBinding)) {}
-            return Outcome("the subject's subscriber got \(selected), (onNext(3) was sent after the source completed it); the relay's got \(relayed)",
+            return Outcome("the subject's subscriber got \(selected) (onNext(3) was sent after the source completed it); the relay's got \(relayed)",
                            holds: selected == ["1", "2", "|"] && relayed == ["next(1)", "next(2)"])
         },
         Scenario(id: "rx-bind-crash", topic: .rxSpellings,
