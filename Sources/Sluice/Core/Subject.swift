@@ -38,6 +38,10 @@ extension Publisher {
 /// The subscriber that feeds a subject: it hands itself to the subject as the subscription, so
 /// the subject decides how much to request and can cancel it. After the first completion it
 /// forwards nothing more.
+///
+/// As in Combine, it holds the subject weakly: the chain feeding a subject does not keep the
+/// subject alive (the subject's own subscribers and whoever made it do). Once the subject is
+/// gone, what the upstream sends goes nowhere, and cancelling still cancels the upstream.
 @usableFromInline
 internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
     DescribedByName,
@@ -53,7 +57,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @usableFromInline
     @exclusivity(unchecked)
-    internal var subject: Downstream?
+    internal weak var subject: Downstream?
 
     @usableFromInline
     @exclusivity(unchecked)

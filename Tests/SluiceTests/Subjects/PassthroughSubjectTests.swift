@@ -128,6 +128,31 @@ struct PassthroughSubjectTests {
         #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
     }
 
+    /// `publisher.subscribe(subject)` holds the subject weakly, as Combine does: its own
+    /// subscribers keep it alive, the feeding chain does not.
+    @Test func subscribingASubjectDoesNotKeepItAlive() {
+        let upstream = TestPublisher<Int, Never>()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let subscriber = TestSubscriber<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = upstream.subscribe(subject)
+            subject.subscribe(subscriber)
+        }
+        #expect(weakSubject != nil, "a subscriber of the subject keeps it alive")
+        upstream.send(1)
+        #expect(subscriber.values == [1])
+        subscriber.cancel()
+        subscriber.releaseSubscriptions()
+        #expect(weakSubject == nil)
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+        upstream.send(2)
+        cancellable?.cancel()
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+    }
+
     @Test func concurrentSendsFromEightThreadsLoseNothingAndNeverOverlap() async {
         let subject = PassthroughSubject<Int, Never>()
         let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }
