@@ -153,6 +153,26 @@ struct PassthroughSubjectTests {
         #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
     }
 
+    /// Combine's subject subscriber drops what a broken upstream sends before its subscription:
+    /// neither the value nor the completion reaches the subject, which stays open.
+    @Test func aSubjectIgnoresWhatArrivesBeforeItsSubscription() {
+        let upstream = TestPublisher<Int, Never>(sendsSubscriptionOnSubscribe: false)
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let cancellable = upstream.subscribe(subject)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(subscriber.values == [])
+        #expect(subscriber.completions.isEmpty)
+        upstream.sendSubscription()
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.values == [2])
+        #expect(subscriber.completions.count == 1)
+        cancellable.cancel()
+    }
+
     @Test func concurrentSendsFromEightThreadsLoseNothingAndNeverOverlap() async {
         let subject = PassthroughSubject<Int, Never>()
         let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }
