@@ -132,12 +132,11 @@ extension DispatchQueue: Scheduler {
             @inlinable
             public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: saturatingProduct(s, 1_000_000_000)) }
 
+            /// A stride of `s` seconds. As in Combine, a value whose nanoseconds do not fit in an
+            /// `Int` (or that is not finite) stops the program, where the integer factories saturate.
             @inlinable
             public static func seconds(_ s: Double) -> Stride {
-                let nanoseconds = s * 1_000_000_000
-                if nanoseconds >= Double(Int.max) { return Stride(nanoseconds: .max) }
-                if nanoseconds <= Double(Int.min) { return Stride(nanoseconds: .min) }
-                return Stride(nanoseconds: Int(nanoseconds))
+                Stride(nanoseconds: Int(s * 1_000_000_000))
             }
 
             @inlinable
