@@ -103,6 +103,24 @@ struct MulticastTests {
         connection.cancel()
     }
 
+    /// Combine's connection feeds the subject without owning it: a subject nobody else holds
+    /// goes away while connected, which cancels the upstream, and cancelling the connection
+    /// afterwards is harmless.
+    @Test func aConnectionDoesNotKeepItsSubjectAlive() {
+        let upstream = Pub()
+        weak var weakSubject: PassthroughSubject<Int, TestError>?
+        var subject: PassthroughSubject<Int, TestError>? = PassthroughSubject()
+        weakSubject = subject
+        let connection = upstream.multicast(subject: subject!).connect()
+        subject = nil
+        #expect(weakSubject == nil)
+        #expect(upstream.demandLog == [.cancelled])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        connection.cancel()
+        #expect(upstream.demandLog == [.cancelled])
+    }
+
     @Test func reentrantCancelInsideReceive() {
         let upstream = PassthroughSubject<Int, TestError>()
         let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }

@@ -22,7 +22,7 @@ struct SchedulerTypesTests {
         #expect((DispatchStride.nanoseconds(7) + .nanoseconds(12)).magnitude == 19)
         #expect((DispatchStride.nanoseconds(0) - .microseconds(2)).magnitude == -2_000)
         #expect(DispatchStride.nanoseconds(1) < .nanoseconds(2))
-        #expect(DispatchStride(exactly: 2 as UInt64)?.magnitude == 2_000_000_000)
+        #expect(DispatchStride(exactly: 871 as UInt64)?.magnitude == 871, "init(exactly:) takes nanoseconds, as Combine's")
         #expect(DispatchStride(exactly: UInt64.max) == nil)
         #expect(DispatchStride(.milliseconds(5)).magnitude == 5_000_000)
         #expect(DispatchStride(.never).magnitude == Int.max)
@@ -44,12 +44,26 @@ struct SchedulerTypesTests {
         #expect(start < end)
     }
 
+    /// Combine takes the difference of two dispatch times in wrapping arithmetic: the distant
+    /// future (the largest raw value) is a small negative distance away, not a saturated one.
+    @Test func dispatchTimeDistanceToTheDistantFutureWrapsAsInCombine() {
+        let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 10_000))
+        let distantFuture = DispatchQueue.SchedulerTimeType(.distantFuture)
+        let nearlyDistant = DispatchQueue.SchedulerTimeType(
+            DispatchTime(uptimeNanoseconds: DispatchTime.distantFuture.uptimeNanoseconds - 1_024))
+        #expect(time.distance(to: distantFuture) == .nanoseconds(-10_001))
+        #expect(distantFuture.distance(to: time) == .nanoseconds(10_001))
+        #expect(time.distance(to: nearlyDistant) == .nanoseconds(-11_025))
+        #expect(nearlyDistant.distance(to: time) == .nanoseconds(11_025))
+        #expect(distantFuture.distance(to: distantFuture) == .nanoseconds(0))
+    }
+
     @Test func dispatchTimeCoding() throws {
         struct Wrapper: Codable { var value: DispatchQueue.SchedulerTimeType }
         let data = try JSONEncoder().encode(Wrapper(value: .init(DispatchTime(uptimeNanoseconds: 42))))
         #expect(String(decoding: data, as: UTF8.self) == #"{"value":42}"#)
         let stride = try JSONEncoder().encode(DispatchStride.nanoseconds(419_872))
-        #expect(String(decoding: stride, as: UTF8.self) == #"{"_nanoseconds":419872}"#)
+        #expect(String(decoding: stride, as: UTF8.self) == #"{"magnitude":419872}"#, "Combine's key")
         #expect(try JSONDecoder().decode(DispatchStride.self, from: stride) == .nanoseconds(419_872))
     }
 
