@@ -12,16 +12,26 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// Returns the distance to another dispatch queue time, in nanoseconds.
+        /// Returns the distance to another dispatch queue time, in nanoseconds. A distance to or
+        /// from `DispatchTime.distantFuture` is `.nanoseconds(.max)`, and so is one too large for
+        /// an `Int`, in either direction, as in Combine.
         ///
-        /// As in Combine, the difference is taken in wrapping 64-bit arithmetic, so a distance to
-        /// or from `DispatchTime.distantFuture` (whose raw value is the largest one) is not a
-        /// huge positive stride: from 10 000 ns to the distant future it is -10 001 ns.
+        /// (Versions of Combine differ here: an early one trapped on a negative distance, and a
+        /// third-party suite expects wrapping arithmetic; suites run against today's Combine
+        /// found it saturating both ways, which is what this does.)
         @inlinable
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
             let end = other.dispatchTime.uptimeNanoseconds
-            return .nanoseconds(Int(truncatingIfNeeded: end &- start))
+            if start == end { return .nanoseconds(0) }
+            let future = DispatchTime.distantFuture.uptimeNanoseconds
+            if start >= future || end >= future { return .nanoseconds(.max) }
+            if end >= start {
+                let difference = end - start
+                return .nanoseconds(difference > UInt64(Int.max) ? .max : Int(difference))
+            }
+            let difference = start - end
+            return .nanoseconds(difference > UInt64(Int.max) ? .max : -Int(difference))
         }
 
         /// Returns a dispatch queue scheduler time calculated by advancing this instance's time

@@ -44,20 +44,6 @@ struct SchedulerTypesTests {
         #expect(start < end)
     }
 
-    /// Combine takes the difference of two dispatch times in wrapping arithmetic: the distant
-    /// future (the largest raw value) is a small negative distance away, not a saturated one.
-    @Test func dispatchTimeDistanceToTheDistantFutureWrapsAsInCombine() {
-        let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 10_000))
-        let distantFuture = DispatchQueue.SchedulerTimeType(.distantFuture)
-        let nearlyDistant = DispatchQueue.SchedulerTimeType(
-            DispatchTime(uptimeNanoseconds: DispatchTime.distantFuture.uptimeNanoseconds - 1_024))
-        #expect(time.distance(to: distantFuture) == .nanoseconds(-10_001))
-        #expect(distantFuture.distance(to: time) == .nanoseconds(10_001))
-        #expect(time.distance(to: nearlyDistant) == .nanoseconds(-11_025))
-        #expect(nearlyDistant.distance(to: time) == .nanoseconds(11_025))
-        #expect(distantFuture.distance(to: distantFuture) == .nanoseconds(0))
-    }
-
     @Test func dispatchTimeCoding() throws {
         struct Wrapper: Codable { var value: DispatchQueue.SchedulerTimeType }
         let data = try JSONEncoder().encode(Wrapper(value: .init(DispatchTime(uptimeNanoseconds: 42))))
