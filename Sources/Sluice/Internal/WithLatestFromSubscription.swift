@@ -72,25 +72,40 @@ package final class WithLatestFromSubscription<Downstream: Subscriber, Value, La
         super.init(downstream: LatestSelecting(downstream: downstream, select: select), count: 2)
     }
 
-    // MARK: The upstream
+    // MARK: Subscriptions and completions, from either side
 
+    /// The upstream is asked for the demand the downstream made before its subscription
+    /// arrived; the other for `.unlimited`.
     @inlinable
-    package func receiveUpstream(subscription: Subscription) {
+    package func receive(subscription: Subscription, from index: Int) {
         var owed = Subscribers.Demand.none
         let accepted = lock.locked { () -> Bool in
-            guard acceptLocked(subscription, at: Self.upstreamIndex) else { return false }
-            owed = demand
+            guard acceptLocked(subscription, at: index) else { return false }
+            owed = index == Self.upstreamIndex ? demand : .unlimited
             return true
         }
         guard accepted else {
             subscription.cancel()
             return
         }
-        // Demand the downstream made before the upstream's subscription arrived.
         if owed > 0 {
             subscription.request(owed)
         }
     }
+
+    /// The upstream's completion and a failure of the other end the operator; the other
+    /// finishing changes nothing (its latest value stays for the upstream's values to come).
+    @inlinable
+    package func receive(completion: Subscribers.Completion<Downstream.Failure>, from index: Int) {
+        if index == Self.otherIndex, case .finished = completion {
+            let finished = lock.locked { finishLocked(index) }
+            withExtendedLifetime(finished) {}
+            return
+        }
+        end(with: completion, from: index)
+    }
+
+    // MARK: The upstream
 
     @inlinable
     package func receiveUpstream(_ value: Value) -> Subscribers.Demand {
@@ -124,21 +139,7 @@ package final class WithLatestFromSubscription<Downstream: Subscriber, Value, La
         upstream?.request(more)
     }
 
-    @inlinable
-    package func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
-        end(with: completion, from: Self.upstreamIndex)
-    }
-
     // MARK: The other
-
-    @inlinable
-    package func receiveOther(subscription: Subscription) {
-        if lock.locked({ acceptLocked(subscription, at: Self.otherIndex) }) {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
-    }
 
     @inlinable
     package func receiveOther(_ value: Latest) -> Subscribers.Demand {
@@ -152,18 +153,7 @@ package final class WithLatestFromSubscription<Downstream: Subscriber, Value, La
         return .none
     }
 
-    @inlinable
-    package func receiveOther(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard case .failure = completion else {
-            // The latest value stays for the upstream's values to come.
-            let finished = lock.locked { finishLocked(Self.otherIndex) }
-            withExtendedLifetime(finished) {}
-            return
-        }
-        end(with: completion, from: Self.otherIndex)
-    }
-
-    // MARK: Both
+    // MARK: Ending
 
     /// Ends the operator with a completion that `index` sent: the others are cancelled before
     /// it goes out; the one that sent it is not.
@@ -201,64 +191,56 @@ package final class WithLatestFromSubscription<Downstream: Subscriber, Value, La
     package var description: String { "WithLatestFrom" }
 }
 
-/// The subscriber `withLatestFrom` attaches to the upstream whose values it sends.
+/// The subscriber `withLatestFrom` attaches to the upstream (`index` 0, its values `Value`) and
+/// to the other (`index` 1, its values `Latest`). Values go through `receiveValue`, the parent's
+/// method for that side, a function that captures nothing; subscriptions and completions go to
+/// the parent with the index.
 @usableFromInline
-package struct WithLatestFromUpstream<Downstream: Subscriber, Value, Latest>: Subscriber, CustomStringConvertible {
-    @usableFromInline
-    package typealias Input = Value
+package struct WithLatestFromSide<Downstream: Subscriber, Value, Latest, Input>: Subscriber, CustomStringConvertible {
     @usableFromInline
     package typealias Failure = Downstream.Failure
+    @usableFromInline
+    package typealias Parent = WithLatestFromSubscription<Downstream, Value, Latest>
 
     @usableFromInline
-    internal let parent: WithLatestFromSubscription<Downstream, Value, Latest>
+    internal let parent: Parent
+    @usableFromInline
+    internal let index: Int
+    @usableFromInline
+    internal let receiveValue: (Parent, Input) -> Subscribers.Demand
     @usableFromInline
     package let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    package init(parent: WithLatestFromSubscription<Downstream, Value, Latest>) {
+    package init(parent: Parent, index: Int, receiveValue: @escaping (Parent, Input) -> Subscribers.Demand) {
         self.parent = parent
+        self.index = index
+        self.receiveValue = receiveValue
     }
 
     @inlinable
-    package func receive(subscription: Subscription) { parent.receiveUpstream(subscription: subscription) }
+    package func receive(subscription: Subscription) { parent.receive(subscription: subscription, from: index) }
 
     @inlinable
-    package func receive(_ input: Value) -> Subscribers.Demand { parent.receiveUpstream(input) }
+    package func receive(_ input: Input) -> Subscribers.Demand { receiveValue(parent, input) }
 
     @inlinable
-    package func receive(completion: Subscribers.Completion<Failure>) { parent.receiveUpstream(completion: completion) }
+    package func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, from: index) }
 
     @usableFromInline
     package var description: String { "WithLatestFrom" }
 }
 
-/// The subscriber `withLatestFrom` attaches to the other publisher.
-@usableFromInline
-package struct WithLatestFromOther<Downstream: Subscriber, Value, Latest>: Subscriber, CustomStringConvertible {
-    @usableFromInline
-    package typealias Input = Latest
-    @usableFromInline
-    package typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    internal let parent: WithLatestFromSubscription<Downstream, Value, Latest>
-    @usableFromInline
-    package let combineIdentifier = CombineIdentifier()
-
+extension WithLatestFromSubscription {
+    /// The subscriber to attach to the upstream.
     @inlinable
-    package init(parent: WithLatestFromSubscription<Downstream, Value, Latest>) {
-        self.parent = parent
+    package var upstreamSide: WithLatestFromSide<Downstream, Value, Latest, Value> {
+        WithLatestFromSide(parent: self, index: Self.upstreamIndex) { $0.receiveUpstream($1) }
     }
 
+    /// The subscriber to attach to the other.
     @inlinable
-    package func receive(subscription: Subscription) { parent.receiveOther(subscription: subscription) }
-
-    @inlinable
-    package func receive(_ input: Latest) -> Subscribers.Demand { parent.receiveOther(input) }
-
-    @inlinable
-    package func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOther(completion: completion) }
-
-    @usableFromInline
-    package var description: String { "WithLatestFrom" }
+    package var otherSide: WithLatestFromSide<Downstream, Value, Latest, Latest> {
+        WithLatestFromSide(parent: self, index: Self.otherIndex) { $0.receiveOther($1) }
+    }
 }

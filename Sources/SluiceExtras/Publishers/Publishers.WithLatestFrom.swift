@@ -51,8 +51,8 @@ extension Publishers {
                 downstream: subscriber, select: resultSelector)
             // The other first, so that a value it has at hand (a CurrentValueSubject's) is the
             // latest before the upstream can send.
-            other.receive(subscriber: WithLatestFromOther(parent: inner))
-            upstream.receive(subscriber: WithLatestFromUpstream(parent: inner))
+            other.receive(subscriber: inner.otherSide)
+            upstream.receive(subscriber: inner.upstreamSide)
             inner.handOver(inner)
         }
     }

@@ -81,9 +81,13 @@ extension Publisher where Failure == Never {
 internal enum MainActorCall {
     @inlinable
     internal static func run<Value>(_ body: @escaping @MainActor (Value) -> Void, with value: Value) {
-        // Both are handed over to the main actor by the scheduler's hop, not shared: the value
-        // is delivered once, and the closure is only ever called there.
-        let handed = UncheckedSendable((body, value))
-        MainActor.assumeIsolated { handed.value.0(handed.value.1) }
+        // `UIScheduler` delivers only where the main actor runs, so the call is what
+        // `MainActor.assumeIsolated` does after its check: the closure called as a nonisolated
+        // one (the same representation). `assumeIsolated` itself allocated once per value
+        // (`sluice-bench --allocations`); the check here is Sluice's own, a queue-specific look-up,
+        // and the closure, compiled as main-actor code, checks its isolation on entry too.
+        precondition(MainActorContext.isCurrent, "sinkOnMainActor delivered off the main actor")
+        let call = unsafeBitCast(body, to: ((Value) -> Void).self)
+        call(value)
     }
 }

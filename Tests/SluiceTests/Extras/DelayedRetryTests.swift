@@ -95,11 +95,20 @@ struct DelayedRetryTests {
         #expect(attempts.times.count == 4)
     }
 
-    @Test func aCancelDuringTheWaitResubscribesNothing() {
+    /// A `TestPublisher` retried `retries` times after a second, on a test scheduler, into a
+    /// subscriber asking for `demand`.
+    func retried(_ retries: Int, demand: Subscribers.Demand = .unlimited)
+        -> (TestSchedulerOf<DispatchQueue>, TestPublisher<Int, TestError>, TestSubscriber<Int, TestError>)
+    {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>()
-        upstream.retry(5, delay: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: demand)
+        upstream.retry(retries, delay: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        return (scheduler, upstream, subscriber)
+    }
+
+    @Test func aCancelDuringTheWaitResubscribesNothing() {
+        let (scheduler, upstream, subscriber) = retried(5)
         upstream.send(1)
         upstream.send(completion: .failure(TestError()))
         scheduler.advance(by: .milliseconds(500))
@@ -110,10 +119,7 @@ struct DelayedRetryTests {
     }
 
     @Test func demandOwedIsAskedOfTheNewSubscriptionIncludingDemandMadeDuringTheWait() {
-        let scheduler = DispatchQueue.test
-        let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
-        upstream.retry(1, delay: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let (scheduler, upstream, subscriber) = retried(1, demand: .max(2))
         upstream.send(1)
         upstream.send(completion: .failure(TestError()))
         subscriber.request(.max(3))
@@ -125,10 +131,7 @@ struct DelayedRetryTests {
     }
 
     @Test func valuesPassAndDoNotResetTheCount() {
-        let scheduler = DispatchQueue.test
-        let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>()
-        upstream.retry(1, delay: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let (scheduler, upstream, subscriber) = retried(1)
         upstream.send(1)
         upstream.send(completion: .failure(TestError(code: 1)))
         scheduler.advance(by: .seconds(1))
@@ -141,10 +144,7 @@ struct DelayedRetryTests {
     }
 
     @Test func aNegativeCountRetriesWithoutEnd() {
-        let scheduler = DispatchQueue.test
-        let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>()
-        upstream.retry(-1, delay: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let (scheduler, upstream, subscriber) = retried(-1)
         for _ in 0..<20 {
             upstream.send(completion: .failure(TestError()))
             scheduler.advance(by: .seconds(1))

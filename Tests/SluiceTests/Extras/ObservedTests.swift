@@ -127,8 +127,8 @@ struct ObservedTests {
         #expect(subscriber.values == [0, 1])
     }
 
-    @Test func afterACancelNothingIsReadOrSent() {
-        let model = ObservedModel()
+    /// A subscriber of `model.count` on a test scheduler, and how often the closure ran.
+    fileprivate func subscribedCountingReads(_ model: ObservedModel) -> (TestSubscriber<Int, Never>, TestSchedulerOf<DispatchQueue>, Reads) {
         let scheduler = DispatchQueue.test
         let reads = Reads()
         let subscriber = TestSubscriber<Int, Never>()
@@ -136,6 +136,12 @@ struct ObservedTests {
             reads.count += 1
             return model.count
         }.subscribe(subscriber)
+        return (subscriber, scheduler, reads)
+    }
+
+    @Test func afterACancelNothingIsReadOrSent() {
+        let model = ObservedModel()
+        let (subscriber, scheduler, reads) = subscribedCountingReads(model)
         let readsBefore = reads.count
         subscriber.cancel()
         model.count = 1
@@ -150,13 +156,7 @@ struct ObservedTests {
     /// finds the subscription cancelled and neither reads nor sends.
     @Test func aCancelDuringAChangeStopsTheValueItAnnounced() {
         let model = ObservedModel()
-        let scheduler = DispatchQueue.test
-        let reads = Reads()
-        let subscriber = TestSubscriber<Int, Never>()
-        Publishers.Observed(on: scheduler) { () -> Int in
-            reads.count += 1
-            return model.count
-        }.subscribe(subscriber)
+        let (subscriber, scheduler, reads) = subscribedCountingReads(model)
         model.count = 1
         let readsBefore = reads.count
         subscriber.cancel()
