@@ -140,6 +140,20 @@ final class MainActorSubscribersTests: XCTestCase {
         }
     }
 
+    func testAFailureIsReportedToTheFailureHandlerWithTheCallSite() {
+        MainActor.assumeIsolated {
+            let reports = Log<String>()
+            DebugHooks.failureHandler = { failure in
+                if failure.site?.fileID.description == #fileID { reports.append(failure.description) }
+            }
+            defer { DebugHooks.failureHandler = nil }
+            let line = #line + 1
+            let cancellable = Fail<Int, TestError>(error: TestError(code: 4)).sinkOnMainActor(receiveCompletion: { _ in }, receiveValue: { _ in })
+            XCTAssertEqual(reports.all, ["Sink at SluiceTests/MainActorSubscribersTests.swift:\(line) failed: TestError(4)"])
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+
     func testTheClosuresAreReleasedWhenTheStreamEnds() {
         MainActor.assumeIsolated {
             final class Owner {}

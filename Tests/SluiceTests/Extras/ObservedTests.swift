@@ -60,6 +60,8 @@ struct ObservedTests {
         scheduler.advance()
         #expect(subscriber.values == [0, 1, 2])
         #expect(subscriber.subscriptionNames == ["Observed"])
+        scheduler.run()
+        #expect(subscriber.completions.isEmpty, "it never completes")
     }
 
     @Test func changesBeforeTheScheduledReadAreSentAsOneValueTheLatest() {
