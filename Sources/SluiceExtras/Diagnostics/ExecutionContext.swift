@@ -57,7 +57,7 @@ public struct ExecutionContext: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `"main"` on the main thread, otherwise the queue's label (`"background"` for a queue with
-    /// no label): the form seed 004's `currentQueue()` prints.
+    /// no label), as a hand-written `currentQueue()` helper in a test would print it.
     public var description: String {
         if isMainThread { return "main" }
         return queueLabel.isEmpty ? "background" : queueLabel
