@@ -5,7 +5,7 @@ import SluiceExtras
 import SluiceSchedulers
 import SluiceTesting
 
-/// Seed 000's search model, with the seed's chain: the query is debounced by 300 ms on an
+/// A search view model with the usual Combine chain: the query is debounced by 300 ms on an
 /// injected scheduler, repeated queries are dropped, each query starts a search whose results
 /// replace any search still running, and the results are delivered through the same scheduler.
 /// (`results` is `@Published` here only so that the tests can record it.)
@@ -28,7 +28,7 @@ final class SearchModel: ObservableObject {
     }
 }
 
-/// The seed's search: answers at once. It logs each query it is asked, so that a test can see
+/// A search that answers at once. It logs each query it is asked, so that a test can see
 /// which queries got past the debounce and `removeDuplicates`.
 private func search(logging searches: Log<String>) -> @Sendable (String) -> AnyPublisher<[String], Never> {
     { query in
@@ -37,12 +37,12 @@ private func search(logging searches: Log<String>) -> @Sendable (String) -> AnyP
     }
 }
 
-/// The seed 000 debounce example written three ways, on one input: "sw" and "swift" at 0 ms,
+/// The debounced-search example written three ways, on one input: "sw" and "swift" at 0 ms,
 /// "swiftui" at 500 ms, then "swiftu" at 900 ms and "swiftui" again at 1000 ms. All three pin the
 /// same exact virtual times: the results of "swift" at 300 ms and of "swiftui" at 800 ms, and
 /// nothing for the second "swiftui", which debounces at 1300 ms and is dropped as a duplicate.
 @MainActor
-@Suite("Seed 000 debounce example, three ways")
+@Suite("Debounced search example, three ways")
 struct DebounceExampleTests {
     /// Types the input on `clock`, which starts at 0 ms.
     private func type(into model: SearchModel, on clock: VirtualTimeScheduler) {
@@ -90,7 +90,7 @@ struct DebounceExampleTests {
         feeding.cancel()
     }
 
-    // 3. With plain assertions, as the seed writes it, continued over the same input.
+    // 3. With plain assertions, as a Combine test on Apple platforms writes it, continued over the same input.
     @Test func withPlainAssertions() {
         let clock = VirtualTimeScheduler()
         let searches = Log<String>()

@@ -2,11 +2,11 @@ import Foundation
 import Sluice
 import SluiceSchedulers
 
-// Seed 000, "Injecting the scheduler": the search view model as the seed writes it. Two
-// changes, both forced by this being a library target that its tests import: the declarations
-// are `public`, and the seed's hand-written `AnyScheduler` eraser is Sluice's
-// `AnySchedulerOf<DispatchQueue>`, which forwards options too (`MainScheduler` keeps the
-// seed's name for it, so the initialiser reads as in the seed).
+// "Injecting the scheduler": a search view model written as it would be for Combine on Apple
+// platforms. Two changes, both forced by this being a library target that its tests import:
+// the declarations are `public`, and the usual hand-written `AnyScheduler` eraser is Sluice's
+// `AnySchedulerOf<DispatchQueue>`, which forwards options too (`MainScheduler` is the name such
+// code commonly gives the eraser, so the initialiser reads as it did before).
 
 /// The scheduler `SearchModel` debounces and delivers on: any scheduler with dispatch time,
 /// `DispatchQueue.main` in production and `DispatchQueue.test` (virtual time) in tests.

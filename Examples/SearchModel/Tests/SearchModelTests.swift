@@ -13,7 +13,7 @@ import SearchModelExample
 /// main thread on Linux, and `@MainActor` XCTest methods break discovery), so each method stays
 /// nonisolated and enters the main actor with `MainActor.assumeIsolated`.
 final class SearchModelTests: XCTestCase {
-    /// Seed 000's test as written: nothing at 299 ms, the result at exactly 300 ms.
+    /// The classic virtual-time test of a debounced search: nothing at 299 ms, the result at exactly 300 ms.
     func testNothingAt299MillisecondsAndTheResultAtExactly300() {
         MainActor.assumeIsolated {
             let testClock = VirtualTimeScheduler()

@@ -10,7 +10,7 @@ public enum StudioModeSessionError: Error, Equatable {
     case requestFailed(String)
 }
 
-/// Seed 003's session object: it keeps OBS's studio-mode state for every page of an app that
+/// A session object: it keeps OBS's studio-mode state for every page of an app that
 /// shows it, over one connection after another.
 ///
 /// - Confinement: every piece of mutable state (the connection and its generation, the
@@ -20,7 +20,7 @@ public enum StudioModeSessionError: Error, Equatable {
 ///   create two, and exactly one upstream query is made.
 /// - State: a `CurrentValueSubject<Bool?, Error>`, `nil` while unknown (before the first
 ///   answer, and again after a disconnect), never `false` for "don't know yet". It replays the
-///   current value to every new subscriber, which `share()` does not (seed 003's symptom: a
+///   current value to every new subscriber, which `share()` does not (with `share()` alone, a
 ///   late subscriber got nothing until studio mode changed). The session itself holds the
 ///   subscription that feeds it, so the state stays current with no UI subscribed.
 /// - Initial query and events: the event listener is subscribed, and the response listener
@@ -221,7 +221,7 @@ public final class StudioModeSession: @unchecked Sendable {
         return entry
     }
 
-    /// The seed's bug, fixed: by the time an old connection's publisher completes, the cache
+    /// The reconnect race, fixed: by the time an old connection's publisher completes, the cache
     /// may hold a newer entry; clear only the entry this publisher created.
     private func entryCompletedOnQueue(_ id: UInt64) {
         dispatchPrecondition(condition: .onQueue(sessionQueue))

@@ -6,7 +6,7 @@ import SluiceSchedulers
 ///
 /// The session's values arrive on its session queue, including the current value, which the
 /// state subject replays inside the subscribe call itself; so the hop to the main queue comes
-/// after the session's publisher, right before the UI (position `<2>` in seed 003), not
+/// after the session's publisher, right before the UI, not
 /// inside the session. The sink closures are written in main-actor code, so they are
 /// main-actor isolated, and Swift checks at run time that the hop happened.
 @MainActor

@@ -68,8 +68,8 @@ extension TestSubscriber {
 
     /// The fake answers inside `send`, on the session queue, before `send` returns. The session
     /// registered the request's listener first, so the answer is not lost; a request that sends
-    /// first and then subscribes to the connection's hot stream (the seed's question: "is the
-    /// request ID registered before sending?") gets nothing.
+    /// first and then subscribes to the connection's hot stream (the question to ask
+    /// of such code: "is the request ID registered before sending?") gets nothing.
     @Test func aResponseArrivingBeforeItsListenerExistsIsNotLost() {
         let h = SessionHarness(studioModeEnabled: true, delivery: .immediate)
         h.session.connect()
@@ -155,7 +155,7 @@ extension TestSubscriber {
 
     /// `share()` does not replay; the state subject does. A page that subscribes once the state
     /// is known gets it at once from `studioModeState()`, and nothing from the shared
-    /// publisher until studio mode changes (seed 003's symptom).
+    /// publisher until studio mode changes (the symptom of relying on `share()`).
     @Test func aLateSubscriberGetsTheCurrentStateButNotTheSharedPublishersPastValues() {
         let h = SessionHarness(studioModeEnabled: true)
         h.session.connect()
@@ -261,7 +261,7 @@ extension TestSubscriber {
         #expect(h.server.studioModeQueries == 2)
     }
 
-    /// Seed 003's last warning: the shared publisher of connection 1 completes (its connection
+    /// A reconnect race: the shared publisher of connection 1 completes (its connection
     /// finishes closing) after connection 2's entry is in the cache. Its completion handler
     /// must not clear the newer entry, or the next caller would start a third query and the
     /// session would hold two monitors of one connection.

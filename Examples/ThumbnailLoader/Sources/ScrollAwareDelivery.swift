@@ -13,7 +13,7 @@ import SluiceSchedulers
 /// run loop. So the actions wait here in one FIFO, and one drain at a time runs them: on the
 /// main queue, it checks before each action whether scrolling has begun and, if so, moves
 /// itself to the run loop, which holds it until the run loop leaves its tracking mode (the
-/// hold is the run loop's, as in seed 000; the flag only chooses the scheduler). Results are
+/// hold is the run loop's, as with `RunLoop.main` on Apple platforms; the flag only chooses the scheduler). Results are
 /// therefore delivered in the order they were scheduled, and none is delivered from the main
 /// queue while `isScrolling` is true.
 final class ScrollAwareDelivery: @unchecked Sendable {

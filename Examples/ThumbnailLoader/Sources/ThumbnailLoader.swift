@@ -2,7 +2,7 @@ import Foundation
 import Sluice
 import SluiceSchedulers
 
-/// Seed 000's exercise: decodes image files on a serial background queue and delivers the
+/// Decodes image files on a serial background queue and delivers the
 /// thumbnails on the main thread, holding them while the user scrolls.
 ///
 /// - Decoding: each URL becomes a `Deferred` decode moved to the decode queue with
