@@ -96,6 +96,23 @@ struct TimeOperatorFidelityTests {
         #expect(subscriber.completions.isEmpty)
     }
 
+    /// Combine's releases differ here (newer ones hand the subscription over from an action
+    /// scheduled with `schedule(options:)`); Sluice hands it over at once, as the earlier ones
+    /// do, and the README's differences table says so.
+    @Test func delayHandsItsSubscriptionOverAtOnceAndSchedulesNothingBeforeAValue() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        #expect(subscriber.subscription != nil)
+        #expect(upstream.demandLog == [.requested(.max(2))])
+        #expect(scheduler.scheduled.isEmpty)
+        _ = upstream.send(1)
+        #expect(scheduler.scheduled == [.after(hasOptions: false)])
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [1])
+    }
+
     @Test func delayForwardsTheDemandOfValuesDeliveredAfterTheUpstreamFinished() {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
