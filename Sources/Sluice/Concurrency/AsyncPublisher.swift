@@ -197,9 +197,14 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
     /// subscription, and a subscription may be called by one thread at a time only (Reactive
     /// Streams' rule 2.7; a subscription written for a single caller crashed when two `next()`
     /// calls requested at once). So one thread at a time calls the subscription, the
-    /// `requester`, and it makes the requests that others added meanwhile before it lets go.
+    /// `requester`, and it makes the requests that others added meanwhile before it lets go:
+    /// each its own `request(.max(1))`, as Combine makes one per `next()`.
     @usableFromInline @exclusivity(unchecked)
     internal var unrequested = 0
+    /// The `next()` calls made before the subscription arrived, asked for in one request when
+    /// it does (as Combine pools them), ahead of any later call's.
+    @usableFromInline @exclusivity(unchecked)
+    internal var pooled = 0
     @usableFromInline @exclusivity(unchecked)
     internal var requesting = false
     /// A cancel made while another thread was requesting: the requester cancels once its
@@ -218,6 +223,7 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
         let requested = lock.locked { () -> Int? in
             guard case .awaitingSubscription(let requested) = state else { return nil }
             state = .subscribed(subscription)
+            pooled = requested
             return requested
         }
         guard let requested else {
@@ -227,12 +233,12 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
             return
         }
         if requested > 0 {
-            request(requested)
+            request(0)
         }
     }
 
-    /// Adds `count` requests of one value, and makes them unless another thread is calling the
-    /// subscription: then that thread makes them (see `unrequested`).
+    /// Adds `count` requests of one value, and makes them (and those still owed) unless another
+    /// thread is calling the subscription: then that thread makes them (see `unrequested`).
     @usableFromInline
     internal func request(_ count: Int) {
         var subscription = lock.locked { () -> Subscription? in
@@ -242,9 +248,15 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
             return live
         }
         while let live = subscription {
+            // One request per turn: the pooled calls together, then each later call on its own.
             let take = lock.locked { () -> Int in
-                defer { unrequested = 0 }
-                return unrequested
+                if pooled > 0 {
+                    defer { pooled = 0 }
+                    return pooled
+                }
+                guard unrequested > 0 else { return 0 }
+                unrequested -= 1
+                return 1
             }
             if take > 0 { live.request(.max(take)) }
             let (next, cancel) = lock.locked { () -> (Subscription?, Subscription?) in
@@ -252,7 +264,7 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
                     requesting = false
                     return (nil, owed)
                 }
-                guard unrequested > 0, case .subscribed = state else {
+                guard unrequested > 0 || pooled > 0, case .subscribed = state else {
                     requesting = false
                     return (nil, nil)
                 }

@@ -422,6 +422,94 @@ struct AsyncPublisherTests {
         #expect(publisher.requested == 8)
         withExtendedLifetime(iterator) {}
     }
+
+    /// Once subscribed, Combine asks for one value per `next()`, each call with its own
+    /// `request(.max(1))`. Calls made while another task is inside a request are made by that
+    /// task once it returns (so the subscription is never called from two threads at once),
+    /// still one request per call: never pooled into one larger request.
+    @Test func nextCallsMadeDuringAnotherRequestAreStillRequestedOneByOne() async {
+        let publisher = GatedRequestPublisher()
+        let iterator = publisher.values.makeAsyncIterator()
+        let first = Task.detached { var copy = iterator; return await copy.next() }
+        await publisher.firstRequestEntered()
+        let steps = DispatchQueue.test
+        let second = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
+        let third = Task(executorPreference: steps) { var copy = iterator; return await copy.next() }
+        await steps.advance()
+        #expect(publisher.requests == [.max(1)], "the later calls wait for the first request to return")
+        publisher.openGate()
+        await publisher.demandReached(3)
+        #expect(publisher.requests == [.max(1), .max(1), .max(1)])
+        first.cancel()
+        #expect(await first.value == nil)
+        await steps.advance()
+        #expect(await second.value == nil)
+        #expect(await third.value == nil)
+        withExtendedLifetime(iterator) {}
+    }
+}
+
+/// A publisher whose subscription holds its first request until the test opens a gate, and
+/// logs every request it receives: it lets a test call `next()` while another task is inside
+/// a request. It never sends a value.
+final class GatedRequestPublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private let lock = NSLock()
+    private var log: [Subscribers.Demand] = []
+    private let entered = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+    private let demandUnits = DispatchSemaphore(value: 0)
+
+    /// Every request so far, in order.
+    var requests: [Subscribers.Demand] { lock.withLock { log } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Gate(publisher: self))
+    }
+
+    /// Returns once the first request is being made (and held at the gate).
+    func firstRequestEntered() async {
+        await waitOffThePool { self.entered.wait() }
+    }
+
+    /// Lets the held first request return.
+    func openGate() { gate.signal() }
+
+    /// Returns once the requests made add up to `units` values.
+    func demandReached(_ units: Int) async {
+        await waitOffThePool { for _ in 0..<units { self.demandUnits.wait() } }
+    }
+
+    private func waitOffThePool(_ wait: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                wait()
+                done.resume()
+            }
+        }
+    }
+
+    private final class Gate: Subscription, @unchecked Sendable {
+        let publisher: GatedRequestPublisher
+
+        init(publisher: GatedRequestPublisher) { self.publisher = publisher }
+
+        func request(_ demand: Subscribers.Demand) {
+            let isFirst = publisher.lock.withLock { () -> Bool in
+                publisher.log.append(demand)
+                return publisher.log.count == 1
+            }
+            for _ in 0..<(demand.max ?? 0) { publisher.demandUnits.signal() }
+            if isFirst {
+                publisher.entered.signal()
+                publisher.gate.wait()
+            }
+        }
+
+        func cancel() {}
+    }
 }
 
 /// A publisher whose subscription, like many written for one caller, must not be called by two
