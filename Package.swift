@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Library targets build in Swift 5 language mode with complete strict-concurrency checking
-// (DESIGN.md, "Language mode and isolation"): operator closures stay plain, non-@Sendable
+// (docs/ARCHITECTURE.md, "Language mode and isolation"): operator closures stay plain, non-@Sendable
 // closures as in Combine, and main-actor closures handed to them get the compiler's run-time
 // isolation check instead of racing silently.
 let librarySettings: [SwiftSetting] = [
@@ -75,7 +75,7 @@ let package = Package(
         // A third-party library's overloads of Combine's names, and a test that calls written
         // with Combine's names still resolve as against Apple's Combine beside them.
         .target(name: "ThirdPartyOverloads", dependencies: ["Sluice"], path: "Tests/ThirdPartyOverloads/Sources"),
-        .testTarget(name: "ThirdPartyOverloadsTests", dependencies: ["ThirdPartyOverloads", "Sluice"],
+        .testTarget(name: "ThirdPartyOverloadsTests", dependencies: ["ThirdPartyOverloads", "Sluice", "SluiceExtras"],
                     path: "Tests/ThirdPartyOverloads/Tests"),
         .testTarget(name: "SluiceRxTests", dependencies: ["Sluice", "SluiceExtras", "SluiceSchedulers", "SluiceTesting", "SluiceRx", "SluiceRxBlocking", "SluiceRxTest"]),
         // Worked examples (Examples/*/README.md): each a library target and its tests.

@@ -16,7 +16,7 @@ import Darwin
 /// waits in the thread's queue and runs, in order, when it returns. Every SluiceRx
 /// subscription (`subscribe`, `bind`, `toBlocking`, `asPublisher()`) runs inside the
 /// trampoline, and `of`, `from` and `range` schedule their start on it, which is why
-/// `do(onSubscribed:)` runs before the first element of `Observable.of(...)` (seed 002), while
+/// `do(onSubscribed:)` runs before the first element of `Observable.of(...)` (as in RxSwift), while
 /// the whole subscription still finishes before `subscribe` returns.
 ///
 /// Sluice has no trampoline scheduler, so this one is SluiceRx's own; as a Sluice scheduler

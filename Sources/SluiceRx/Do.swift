@@ -6,7 +6,7 @@ extension ObservableType {
     /// RxSwift's `do(onNext:afterNext:onError:afterError:onCompleted:afterCompleted:onSubscribe:onSubscribed:onDispose:)`:
     /// side effects at this point of the chain, without subscribing.
     ///
-    /// The order, as seed 002 measures it: `onSubscribe` before subscribing upstream and
+    /// The order, as RxSwift's: `onSubscribe` before subscribing upstream and
     /// `onSubscribed` after that call returns; for each element `onNext`, the downstream, then
     /// `afterNext`; at the end `onCompleted`/`onError`, the downstream's completion (for a
     /// `subscribe` below, its `onCompleted` and `onDisposed`), then `afterCompleted`/`afterError`,

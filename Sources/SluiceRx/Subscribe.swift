@@ -129,7 +129,7 @@ extension ObservableType {
         }, onDisposed: onDisposed))
     }
 
-    /// Seed 002's exercise: `subscribe(onNext:onError:onCompleted:onDisposed:)` that remembers
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)` that remembers
     /// where it was called (`#fileID` and `#line`, two stores) instead of a call stack. RxSwift
     /// has no counterpart.
     ///
@@ -248,7 +248,7 @@ extension ObservableType {
 }
 
 /// A thread-safe record of where `subscribeLogged` was called, and of the errors that reached
-/// a `subscribeLogged` without an `onError`, with the site (seed 002's exercise).
+/// a `subscribeLogged` without an `onError`, with the site.
 /// RxSwift has no counterpart. Sluice: its `CallSite`s, kept behind a lock.
 public final class SubscribeSiteLog: Sendable {
     private let entries = LockedBox<[CallSite]>([])

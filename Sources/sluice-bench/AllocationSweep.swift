@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Sluice
 import SluiceExtras
 import SluiceSchedulers
@@ -17,6 +18,8 @@ import SluiceTesting
 private struct SweepFailure: Error {}
 
 private final class AssignTarget { var value = 0 }
+
+@Observable private final class SweepModel { var value = 0 }
 
 private struct NullStream: TextOutputStream { mutating func write(_ string: String) {} }
 
@@ -144,6 +147,40 @@ private func makeSweepCases() -> [SweepCase] { [
     },
     chain("print(to:)", expected: 4, why: "the strings it prints") { s, f in
         s.print("sweep", to: NullStream()).sink(receiveValue: f)
+    },
+    // SluiceExtras (issue 21).
+    chain("withLatestFrom") { s, f in s.withLatestFrom(Just(1)) { $0 &+ $1 }.sink(receiveValue: f) },
+    chain("withLatestFrom(a, b)") { s, f in
+        s.withLatestFrom(Just(1), CurrentValueSubject<Int, Never>(2)) { $0 &+ $1.0 &+ $1.1 }.sink(receiveValue: f)
+    },
+    chain("retry(_:delay:scheduler:)") { s, f in
+        s.setFailureType(to: SweepFailure.self).retry(2, delay: .zero, scheduler: ImmediateScheduler.shared)
+            .sink(receiveCompletion: { _ in }, receiveValue: f)
+    },
+    chain("sinkOnMainActor, sent on the main actor") { s, f in
+        // The sweep runs on the main thread, where the hop runs at once. (Its accumulator is
+        // not main-actor state, hence the unchecked capture.)
+        nonisolated(unsafe) let deliver = f
+        return s.sinkOnMainActor(receiveValue: { deliver($0) })
+    },
+    chain("trackedSink, signalChecks off") { s, f in s.trackedSink(receiveValue: f) },
+    chain("trackedSink, signalChecks .all") { s, f in
+        DebugHooks.signalChecks = .all
+        defer { DebugHooks.signalChecks = [] }
+        return s.trackedSink(receiveValue: f)
+    },
+    operation("Publishers.Observed, per change", per: "change", expected: 12,
+              why: "Observation's tracking of the read, the closures handed to it and to the scheduler") { count in
+        let model = SweepModel()
+        let scheduler = DispatchQueue.test
+        var total = 0
+        let cancellable = Publishers.Observed(on: scheduler) { model.value }.sink { total &+= $0 }
+        for value in 0..<count {
+            model.value = value
+            scheduler.advance()
+        }
+        cancellable.cancel()
+        withExtendedLifetime(total) {}
     },
     chain("handleEvents, demand .max(1) per value") { s, f in
         s.handleEvents(receiveRequest: { _ in }).subscribe(AnySubscriber<Int, Never>(

@@ -127,6 +127,34 @@ func allCases() -> [BenchCase] {
         name: "sink + live-subscription tracking", unit: "subscription", operations: sites,
         run: { benchSink &+= sinkTracked(sites) },
         baseline: Baseline(name: "plain sink", operations: sites, run: { benchSink &+= sinkPlain(sites) })))
+    // DebugHooks.signalChecks (issue 21): a value through a trackedSink made with the checks
+    // off costs what one through a plain sink does; made with them on, a lock per value.
+    let checked = 1_000_000
+    cases.append(BenchCase(
+        name: "trackedSink per value, signalChecks off", unit: "value", operations: checked,
+        run: { benchSink &+= sinkValues(checked, tracked: true, checks: []) },
+        baseline: Baseline(name: "plain sink", operations: checked,
+                           run: { benchSink &+= sinkValues(checked, tracked: false, checks: []) }),
+        countsAllocations: true))
+    cases.append(BenchCase(
+        name: "trackedSink per value, signalChecks .all", unit: "value", operations: checked,
+        run: { benchSink &+= sinkValues(checked, tracked: true, checks: .all) },
+        baseline: Baseline(name: "signalChecks off", operations: checked,
+                           run: { benchSink &+= sinkValues(checked, tracked: true, checks: []) }),
+        countsAllocations: true))
+    cases.append(BenchCase(
+        name: "trackedSink subscribe, signalChecks off", unit: "subscription", operations: sites,
+        run: { benchSink &+= sinkWithSite(sites) },
+        baseline: Baseline(name: "plain sink", operations: sites, run: { benchSink &+= sinkPlain(sites) })))
+
+    // withLatestFrom (issue 21): each value of the left subject goes out with the right's latest.
+    cases.append(BenchCase(
+        name: "withLatestFrom of two subjects", unit: "value", operations: combined,
+        run: { benchSink &+= sluiceWithLatestFrom(combined) },
+        baseline: Baseline(name: "lock + latest pair", operations: combined,
+                           run: { benchSink &+= baselineLatestPair(combined) }),
+        countsAllocations: true))
+
     let stacks = 2_000
     cases.append(BenchCase(
         name: "sink + Thread.callStackSymbols", unit: "subscription", operations: stacks,
@@ -171,7 +199,7 @@ func sluiceChain(_ count: Int) -> Int {
 }
 
 /// The same pipeline built in main-actor code: each closure carries Swift's run-time isolation
-/// check (the cost of the language-mode decision in DESIGN.md, paid only by main-actor code).
+/// check (the cost of the language-mode decision in docs/ARCHITECTURE.md, paid only by main-actor code).
 @MainActor @inline(never)
 func sluiceChainMainActor(_ count: Int) -> Int {
     let total = Mutex(0)
@@ -362,6 +390,34 @@ func sluiceUncheckedChain(_ count: Int) -> Int {
     defer { DebugHooks.tracksLiveSubscriptions = false }
     return sinkWithSite(n)
 }
+/// Values sent through a subject into a sink: `trackedSink` made with `checks`, or plain `sink`.
+@inline(never) func sinkValues(_ n: Int, tracked: Bool, checks: DebugHooks.SignalChecks) -> Int {
+    DebugHooks.signalChecks = checks
+    defer { DebugHooks.signalChecks = [] }
+    let subject = PassthroughSubject<Int, Never>()
+    var total = 0
+    let cancellable = tracked ? subject.trackedSink { total &+= $0 } : subject.sink { total &+= $0 }
+    for value in 0..<n { subject.send(value) }
+    cancellable.cancel()
+    return total
+}
+
+/// Sends alternate between the two subjects (as in the combineLatest case); every left value
+/// goes out with the right's latest.
+@inline(never)
+func sluiceWithLatestFrom(_ count: Int) -> Int {
+    let total = Mutex(0)
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    let cancellable = left.withLatestFrom(right) { $0 &+ $1 }.sink { value in total.withLock { $0 &+= value } }
+    for value in stride(from: 0, to: count, by: 2) {
+        right.send(value &+ 1)
+        left.send(value)
+    }
+    cancellable.cancel()
+    return total.withLock { $0 }
+}
+
 /// Plain `sink` plus `Thread.callStackSymbols`, kept so it is not optimised away.
 @inline(never) func sinkWithCallStack(_ n: Int) -> Int {
     var total = 0

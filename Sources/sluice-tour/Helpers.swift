@@ -8,7 +8,7 @@ import SluiceExtras
 import SluiceSchedulers
 import SluiceTesting
 
-/// Thread-safe list, the seeds' `SignalLog`.
+/// A thread-safe list of what happened, in order.
 final class SignalLog: Sendable {
     private let entries = Mutex<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }

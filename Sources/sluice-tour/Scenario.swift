@@ -1,14 +1,43 @@
 import Foundation
 
-/// One claim from a seed, run live on this machine.
+/// The tour's topics, in the order the report shows them.
+enum Topic: Int, CaseIterable {
+    case threadsAndHops, time, sharing, mainThread, rxSpellings
+
+    /// The heading over the topic's claims.
+    var heading: String {
+        switch self {
+        case .threadsAndHops: "Threads and hops: receive(on:), subscribe(on:), what a hop costs, backlogs"
+        case .time: "Time: virtual time, timers, debounce, run-loop modes"
+        case .sharing: "Sharing: share(), share(replay:), caches"
+        case .mainThread: "The main thread: the main queue, the main actor, the isolation stop, UIScheduler"
+        case .rxSpellings: "RxSwift spellings: the same engine through SluiceRx"
+        }
+    }
+
+    /// The topic's short name, for `--list`.
+    var name: String {
+        switch self {
+        case .threadsAndHops: "threads"
+        case .time: "time"
+        case .sharing: "sharing"
+        case .mainThread: "main thread"
+        case .rxSpellings: "RxSwift"
+        }
+    }
+}
+
+/// One behaviour, run live on this machine.
 struct Scenario {
     /// Short name for `--only`.
     var id: String
-    /// "000", "001", ... and the seed's section heading.
-    var seed: String
-    var section: String
-    /// The claim, in one line.
-    var claim: String
+    var topic: Topic
+    /// What the claim shows, in a few words.
+    var title: String
+    /// The essential calls the scenario makes, as a user would write them (2 to 6 lines).
+    var code: String
+    /// Why it behaves that way, in one sentence.
+    var why: String
     /// Runs the claim; called on the main thread.
     var run: () -> Outcome
 }
@@ -17,11 +46,11 @@ struct Scenario {
 struct Outcome {
     var measured: String
     var holds: Bool
-    /// A note printed under the row (e.g. where Sluice deliberately differs from Combine).
+    /// A note printed under the claim (e.g. where Sluice deliberately differs from Combine).
     var note: String?
     /// Marble diagram of the scenario, for `--html`.
     var svg: String?
-    /// Text marble diagram, printed under the row.
+    /// Text marble diagram, printed with the result.
     var marbles: String?
 
     init(_ measured: String, holds: Bool, note: String? = nil, svg: String? = nil, marbles: String? = nil) {
@@ -40,32 +69,51 @@ struct Result {
 }
 
 enum Report {
-    static func table(_ results: [Result]) -> String {
-        var lines: [String] = []
-        let claimWidth = 58
-        lines.append("seed  " + "claim".padding(toLength: claimWidth, withPad: " ", startingAt: 0) + " verdict  measured here")
-        lines.append(String(repeating: "─", count: 120))
-        for result in results {
-            let verdict = result.outcome.holds ? "holds  " : "FAILS  "
-            let claimLines = wrap(result.scenario.claim, width: claimWidth)
-            let measuredLines = wrap(result.outcome.measured, width: 52)
-            for index in 0..<max(claimLines.count, measuredLines.count) {
-                let seed = index == 0 ? result.scenario.seed : ""
-                let claim = index < claimLines.count ? claimLines[index] : ""
-                let measured = index < measuredLines.count ? measuredLines[index] : ""
-                let verdictColumn = index == 0 ? verdict : "       "
-                lines.append(seed.padding(toLength: 6, withPad: " ", startingAt: 0)
-                             + claim.padding(toLength: claimWidth, withPad: " ", startingAt: 0) + " "
-                             + verdictColumn + "  " + measured)
-            }
-            if let note = result.outcome.note {
-                for line in wrap("note: " + note, width: 112) { lines.append("      " + line) }
-            }
-            if let marbles = result.outcome.marbles {
-                for line in marbles.split(separator: "\n") { lines.append("      " + line) }
+    /// The text report is laid out for a terminal this wide.
+    static let columns = 100
+    /// Labelled lines ("result", "why"...) start their text at this column.
+    private static let labelWidth = 11
+
+    static func heading(_ topic: Topic) -> String {
+        let title = topic.heading
+        return "\n\(title)\n" + String(repeating: "═", count: min(title.count, columns))
+    }
+
+    /// One claim: its title (with its id for `--only` at the right), the code it runs, the
+    /// result measured here, the verdict and why.
+    static func block(_ result: Result) -> String {
+        let scenario = result.scenario, outcome = result.outcome
+        var lines: [String] = [""]
+        let id = "(\(scenario.id))"
+        if scenario.title.count + 2 + id.count <= columns {
+            lines.append(scenario.title + String(repeating: " ", count: columns - scenario.title.count - id.count) + id)
+        } else {
+            lines += wrap(scenario.title, width: columns)
+            lines.append(id)
+        }
+        for line in scenario.code.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append("    " + line)
+        }
+        lines += labelled("result", outcome.measured)
+        if let marbles = outcome.marbles {
+            for (index, line) in marbles.split(separator: "\n").enumerated() {
+                lines.append(label(index == 0 ? "timeline" : "") + line)
             }
         }
+        lines += labelled("verdict", outcome.holds ? "holds" : "FAILS")
+        lines += labelled("why", scenario.why)
+        if let note = outcome.note { lines += labelled("note", note) }
         return lines.joined(separator: "\n")
+    }
+
+    private static func label(_ name: String) -> String {
+        ("  " + name).padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+    }
+
+    private static func labelled(_ name: String, _ text: String) -> [String] {
+        wrap(text, width: columns - labelWidth).enumerated().map { index, line in
+            (index == 0 ? label(name) : String(repeating: " ", count: labelWidth)) + line
+        }
     }
 
     static func wrap(_ text: String, width: Int) -> [String] {
@@ -91,49 +139,52 @@ enum Report {
                 .replacingOccurrences(of: ">", with: "&gt;")
         }
         let held = results.filter(\.outcome.holds).count
-        var rows = ""
-        for result in results {
-            let verdict = result.outcome.holds ? "<span class=\"ok\">holds</span>" : "<span class=\"bad\">fails</span>"
-            rows += """
-            <tr><td class="seed">\(escape(result.scenario.seed))</td>
-            <td><div class="claim">\(escape(result.scenario.claim))</div><div class="section">\(escape(result.scenario.section))</div></td>
-            <td>\(verdict)</td><td>\(escape(result.outcome.measured))\(result.outcome.note.map { "<div class=\"note\">\(escape($0))</div>" } ?? "")</td></tr>
+        var sections = ""
+        for topic in Topic.allCases {
+            let inTopic = results.filter { $0.scenario.topic == topic }
+            guard !inTopic.isEmpty else { continue }
+            var rows = ""
+            for result in inTopic {
+                let scenario = result.scenario, outcome = result.outcome
+                let verdict = outcome.holds ? "<span class=\"ok\">holds</span>" : "<span class=\"bad\">FAILS</span>"
+                let note = outcome.note.map { "<div class=\"note\">\(escape($0))</div>" } ?? ""
+                rows += """
+                <tr><td><div class="claim">\(escape(scenario.title))</div><div class="id">--only \(escape(scenario.id))</div>
+                <pre><code>\(escape(scenario.code))</code></pre></td>
+                <td>\(escape(outcome.measured))\(note)</td><td>\(verdict)</td><td>\(escape(scenario.why))</td></tr>
 
-            """
-        }
-        var diagrams = ""
-        for result in results {
-            guard let svg = result.outcome.svg else { continue }
-            diagrams += """
-            <figure><figcaption><b>seed \(escape(result.scenario.seed))</b> · \(escape(result.scenario.claim))</figcaption>
-            \(svg)
-            </figure>
+                """
+                if let svg = outcome.svg {
+                    rows += "<tr class=\"diagram\"><td colspan=\"4\">\(svg)</td></tr>\n"
+                }
+            }
+            sections += """
+            <h2>\(escape(topic.heading))</h2>
+            <table><tr><th>claim and the code it runs</th><th>result on this machine</th><th>verdict</th><th>why</th></tr>
+            \(rows)</table>
 
             """
         }
         return """
         <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>Sluice scheduler tour</title>
+        <html lang="en"><head><meta charset="utf-8"><title>Sluice tour</title>
         <style>
         body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 32px auto; max-width: 1180px; color: #1d1d1f; padding: 0 20px; }
-        h1 { font-size: 26px; margin-bottom: 4px; } .sub { color: #555; margin-top: 0; }
-        table { border-collapse: collapse; width: 100%; margin: 18px 0 30px; }
+        h1 { font-size: 26px; margin-bottom: 4px; } h2 { font-size: 19px; margin-top: 34px; } .sub { color: #555; margin-top: 0; }
+        table { border-collapse: collapse; width: 100%; margin: 12px 0 24px; }
         th, td { text-align: left; vertical-align: top; padding: 8px 10px; border-bottom: 1px solid #e3e3e8; }
         th { background: #f5f5f7; font-weight: 600; }
-        td.seed { font-family: ui-monospace, Menlo, monospace; color: #555; }
-        .claim { font-weight: 500; } .section { color: #777; font-size: 13px; }
+        td:first-child { width: 44%; }
+        .claim { font-weight: 600; } .id { color: #777; font-size: 12px; font-family: ui-monospace, Menlo, monospace; }
+        pre { background: #f5f5f7; border-radius: 4px; padding: 6px 8px; margin: 6px 0 0; font-size: 12px; overflow-x: auto; }
+        tr.diagram td { border-bottom: 1px solid #e3e3e8; padding-top: 0; }
         .ok { color: #fff; background: #2e8540; border-radius: 4px; padding: 2px 8px; font-size: 13px; }
         .bad { color: #fff; background: #c0392b; border-radius: 4px; padding: 2px 8px; font-size: 13px; }
         .note { color: #6a4c00; background: #fff8e1; border-left: 3px solid #f0b400; padding: 4px 8px; margin-top: 6px; font-size: 13px; }
-        figure { margin: 0 0 26px; } figcaption { margin-bottom: 6px; color: #333; }
         </style></head><body>
-        <h1>Sluice scheduler tour</h1>
-        <p class="sub">Every behaviour the seeds describe, run live: \(held) of \(results.count) claims hold on \(escape(machine)).</p>
-        <table><tr><th>seed</th><th>claim</th><th>verdict</th><th>measured here</th></tr>
-        \(rows)</table>
-        <h2>Timelines</h2>
-        \(diagrams)
-        </body></html>
+        <h1>Sluice tour</h1>
+        <p class="sub">\(results.count) behaviours of Combine's API, its schedulers and RxSwift's spellings, run live: \(held) of \(results.count) claims hold on \(escape(machine)).</p>
+        \(sections)</body></html>
         """
     }
 }

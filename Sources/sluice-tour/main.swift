@@ -1,6 +1,7 @@
 import Foundation
 
-// sluice-tour: every behaviour the seeds describe, run live on this machine, with a verdict.
+// sluice-tour: behaviours of Combine's API, its schedulers and RxSwift's spellings, each run
+// live on this machine, shown with the code it runs, the result, a verdict and why.
 //
 //   swift run sluice-tour [--list] [--only NAME]... [--html FILE]
 
@@ -28,12 +29,13 @@ while let argument = arguments.next() {
     }
 }
 
-let catalogue = seed000Scenarios() + seed001Scenarios() + seed003Scenarios() + seed004Scenarios()
-    + seed002RxScenarios() + seed004RxScenarios()
+let catalogue = threadsAndHopsScenarios() + timeScenarios() + sharingScenarios() + mainThreadScenarios()
+    + rxSpellingScenarios()
 
 if listOnly {
     for scenario in catalogue {
-        print(scenario.id.padding(toLength: 28, withPad: " ", startingAt: 0) + "seed \(scenario.seed)  \(scenario.claim)")
+        print(scenario.id.padding(toLength: 27, withPad: " ", startingAt: 0)
+              + scenario.topic.name.padding(toLength: 13, withPad: " ", startingAt: 0) + scenario.title)
     }
     exit(0)
 }
@@ -45,14 +47,21 @@ if selected.isEmpty {
 }
 
 let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
-print("Sluice scheduler tour: \(selected.count) claims from the seeds, run live (\(machine))\n")
+print("Sluice tour: \(selected.count) \(selected.count == 1 ? "behaviour" : "behaviours"), run live on this machine (\(machine))")
+print("Each shows the code it runs, the result here, the verdict and why. Run one alone: --only ID.")
 var results: [Result] = []
+var topic: Topic?
 for scenario in selected {
+    if scenario.topic != topic {
+        topic = scenario.topic
+        print(Report.heading(scenario.topic))
+    }
     let start = Date()
     let outcome = scenario.run()
-    results.append(Result(scenario: scenario, outcome: outcome, seconds: Date().timeIntervalSince(start)))
+    let result = Result(scenario: scenario, outcome: outcome, seconds: Date().timeIntervalSince(start))
+    results.append(result)
+    print(Report.block(result))
 }
-print(Report.table(results))
 let held = results.filter(\.outcome.holds).count
 print("\n\(held) of \(results.count) claims hold.")
 if let htmlPath {

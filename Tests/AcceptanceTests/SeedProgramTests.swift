@@ -16,7 +16,40 @@ final class SeedProgramTests: XCTestCase {
         }
         XCTAssertEqual(outcome.reason, .uncaughtSignal, outcome.output)
         XCTAssertTrue(outcome.output.contains("_swift_task_checkIsolatedSwift"), outcome.output)
+        // The runtime's crash report names the closure that ran off the main actor.
+        XCTAssertTrue(outcome.output.contains("closure #1 in CrashingModel.bind"), outcome.output)
         XCTAssertFalse(outcome.output.contains("DID NOT STOP"), outcome.output)
+    }
+
+    /// The README's way to get a message and the closure's line for the isolation stop: with these
+    /// two runtime switches the check reports the closure's file and line, then aborts.
+    func testTheIsolationStopNamesTheClosuresLineWithTheRuntimesReportingSwitches() throws {
+        guard let outcome = try launch("seed-000", arguments: ["--crash", "map"],
+                                       environment: ["SWIFT_IS_CURRENT_EXECUTOR_LEGACY_MODE_OVERRIDE": "legacy",
+                                                     "SWIFT_UNEXPECTED_EXECUTOR_LOG_LEVEL": "2"],
+                                       file: #filePath, line: #line) else { return }
+        let seedSource = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Seeds/Seed000/main.swift"), encoding: .utf8)
+        let closureLine = try XCTUnwrap(seedSource.split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex(where: { $0.contains(".map { \"\\($0) items\" }") && $0.contains("main-actor closure") })) + 1
+        XCTAssertEqual(outcome.reason, .uncaughtSignal, outcome.output)
+        XCTAssertTrue(outcome.output.contains("error: data race detected: @MainActor function at seed_000/main.swift:\(closureLine) was not called on the main thread"),
+                      outcome.output)
+    }
+
+    /// The README's table of what runs while a program is kept alive by `dispatchMain()` or by
+    /// `RunLoop.main.run()`.
+    func testWhatRunsWhileAProgramIsKeptAliveByDispatchMainOrTheMainRunLoop() throws {
+        guard let dispatchMain = try launch("dispatch-main-probe", arguments: ["keep-alive", "dispatchMain"],
+                                            file: #filePath, line: #line),
+              let runLoop = try launch("dispatch-main-probe", arguments: ["keep-alive", "runLoop"],
+                                       file: #filePath, line: #line) else { return }
+        XCTAssertTrue(dispatchMain.output.contains(
+            "kept alive by dispatchMain: DispatchQueue.main, OperationQueue.main, Task @MainActor, Thread.isMainThread false\n"),
+            dispatchMain.output)
+        XCTAssertTrue(runLoop.output.contains(
+            "kept alive by runLoop: DispatchQueue.main, OperationQueue.main, RunLoop.main, Task @MainActor, Thread.isMainThread true, Timer.publish\n"),
+            runLoop.output)
     }
 
     /// Seed 002 (RxSwift, "Subscribing") on SluiceRx: the four-closure subscribe, `do`'s nine
@@ -95,16 +128,17 @@ final class SeedProgramTests: XCTestCase {
                        file: file, line: line)
     }
 
-    private func launch(_ name: String, arguments: [String] = [], file: StaticString, line: UInt) throws
+    private func launch(_ name: String, arguments: [String] = [], environment: [String: String] = [:],
+                        file: StaticString, line: UInt) throws
         -> (passed: Bool, output: String, status: Int32, reason: Process.TerminationReason)?
     {
-        try start(name, arguments: arguments, file: file, line: line).map { $0() }
+        try start(name, arguments: arguments, environment: environment, file: file, line: line).map { $0() }
     }
 
     /// Starts a seed program and returns a function that waits for it and collects its output,
     /// so that several can run at once.
-    private func start(_ name: String, arguments: [String] = [], file: StaticString = #filePath,
-                       line: UInt = #line) throws
+    private func start(_ name: String, arguments: [String] = [], environment extra: [String: String] = [:],
+                       file: StaticString = #filePath, line: UInt = #line) throws
         -> (() -> (passed: Bool, output: String, status: Int32, reason: Process.TerminationReason))?
     {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -124,6 +158,7 @@ final class SeedProgramTests: XCTestCase {
         environment["SEED_TIME_SCALE"] = environment["SEED_TIME_SCALE"] ?? "3"
         // A crashing child prints its backtrace (the isolation check's frame) to the pipe.
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         try process.run()
         // Read on another thread, so that a child filling the pipe never blocks the others.

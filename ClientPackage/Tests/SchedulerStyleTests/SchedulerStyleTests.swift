@@ -10,9 +10,7 @@ import Testing
 /// inherits the main actor and reaches its sleep or timer as soon as the awaited advance first
 /// suspends, never after the clock has moved on (on a busy machine a task on the global pool can
 /// start later than the advance's yields).
-// Serialized: one test points standard error at a file for a moment, and another test of this
-// suite writing there meanwhile would land in that file (this target has no other suites).
-@Suite(.serialized) struct SchedulerStyleTests {
+@Suite struct SchedulerStyleTests {
     @Test func synchronousAdvanceRunsWhatIsDue() {
         let scheduler = DispatchQueue.test
         var values: [Int] = []
@@ -95,22 +93,26 @@ import Testing
         let unimplemented: UnimplementedSchedulerOf<DispatchQueue> = DispatchQueue.unimplemented("never used")
         #expect(unimplemented.prefix == "never used")
     }
-    /// This test target does not link SluiceTesting, so an unimplemented scheduler that is used
-    /// reports on standard error (and still runs the action) instead of failing the test.
+    /// A program that does not link SluiceTesting (UnimplementedWarning) reports an unimplemented
+    /// scheduler that is used on standard error, and still runs the action, instead of failing.
     @Test func withoutSluiceTestingAnUnimplementedSchedulerWarnsOnStandardError() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("unimplemented-\(UUID()).txt").path
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let file = try #require(FileHandle(forWritingAtPath: path))
-        let saved = dup(STDERR_FILENO)
-        dup2(file.fileDescriptor, STDERR_FILENO)
-        var ran = false
-        DispatchQueue.unimplemented("Feed").schedule { ran = true }
-        dup2(saved, STDERR_FILENO)
-        close(saved)
-        try file.close()
-        let written = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(ran)
-        #expect(written.contains("warning: Feed (created at SchedulerStyleTests/SchedulerStyleTests.swift:"))
-        #expect(written.contains("scheduled an action to run immediately, but it is unimplemented"))
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let executable = try #require([directory, directory.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("UnimplementedWarning") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let process = Process()
+        process.executableURL = executable
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let warned = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed == "the action ran\n")
+        #expect(warned.contains("warning: Feed (created at UnimplementedWarning/main.swift:8)"), "\(warned)")
+        #expect(warned.contains("scheduled an action to run immediately, but it is unimplemented"))
+        #expect(process.terminationStatus == 0)
     }
 }

@@ -193,6 +193,19 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
     internal var state = State.awaitingSubscription(requested: 0)
     @usableFromInline @exclusivity(unchecked)
     internal var waiters: [Waiter] = []
+    /// Requests of one value not yet made: `next()` calls from several tasks share one iterator's
+    /// subscription, and a subscription may be called by one thread at a time only (Reactive
+    /// Streams' rule 2.7; a subscription written for a single caller crashed when two `next()`
+    /// calls requested at once). So one thread at a time calls the subscription, the
+    /// `requester`, and it makes the requests that others added meanwhile before it lets go.
+    @usableFromInline @exclusivity(unchecked)
+    internal var unrequested = 0
+    @usableFromInline @exclusivity(unchecked)
+    internal var requesting = false
+    /// A cancel made while another thread was requesting: the requester cancels once its
+    /// request returns.
+    @usableFromInline @exclusivity(unchecked)
+    internal var owedCancel: Subscription?
 
     @inlinable
     internal init() {}
@@ -214,7 +227,39 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
             return
         }
         if requested > 0 {
-            subscription.request(.max(requested))
+            request(requested)
+        }
+    }
+
+    /// Adds `count` requests of one value, and makes them unless another thread is calling the
+    /// subscription: then that thread makes them (see `unrequested`).
+    @usableFromInline
+    internal func request(_ count: Int) {
+        var subscription = lock.locked { () -> Subscription? in
+            unrequested += count
+            guard !requesting, case .subscribed(let live) = state else { return nil }
+            requesting = true
+            return live
+        }
+        while let live = subscription {
+            let take = lock.locked { () -> Int in
+                defer { unrequested = 0 }
+                return unrequested
+            }
+            if take > 0 { live.request(.max(take)) }
+            let (next, cancel) = lock.locked { () -> (Subscription?, Subscription?) in
+                if let owed = owedCancel.take() {
+                    requesting = false
+                    return (nil, owed)
+                }
+                guard unrequested > 0, case .subscribed = state else {
+                    requesting = false
+                    return (nil, nil)
+                }
+                return (live, nil)
+            }
+            cancel?.cancel()
+            subscription = next
         }
     }
 
@@ -290,6 +335,12 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
             }
             state = .terminal
             defer { waiters = [] }
+            if requesting, let subscription {
+                // The requesting thread cancels once its request returns, so the subscription
+                // is never called by two threads at once.
+                owedCancel = subscription
+                return (nil, waiters)
+            }
             return (subscription, waiters)
         }
         subscription?.cancel()
@@ -314,7 +365,7 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
     @usableFromInline
     internal enum EnqueueStep {
         case answer(Answer)
-        case request(Subscription)
+        case request
         case wait
     }
 
@@ -331,16 +382,16 @@ internal final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Can
                 waiters.append(waiter)
                 state = .awaitingSubscription(requested: requested + 1)
                 return .wait
-            case .subscribed(let subscription):
+            case .subscribed:
                 waiters.append(waiter)
-                return .request(subscription)
+                return .request
             }
         }
         switch step {
         case .answer(let answer):
             waiter.resume(returning: UncheckedSendable(answer))
-        case .request(let subscription):
-            subscription.request(.max(1))
+        case .request:
+            request(1)
         case .wait:
             break
         }

@@ -37,7 +37,12 @@ extension Publisher {
 
 /// The subscriber that feeds a subject: it hands itself to the subject as the subscription, so
 /// the subject decides how much to request and can cancel it. After the first completion it
-/// forwards nothing more.
+/// forwards nothing more; before its subscription arrives it forwards nothing either (a value or
+/// a completion a broken upstream sends first is dropped, as Combine drops it).
+///
+/// As in Combine, it holds the subject weakly: the chain feeding a subject does not keep the
+/// subject alive (the subject's own subscribers and whoever made it do). Once the subject is
+/// gone, what the upstream sends goes nowhere, and cancelling still cancels the upstream.
 @usableFromInline
 internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
     DescribedByName,
@@ -53,7 +58,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @usableFromInline
     @exclusivity(unchecked)
-    internal var subject: Downstream?
+    internal weak var subject: Downstream?
 
     @usableFromInline
     @exclusivity(unchecked)
@@ -80,7 +85,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard let target = lock.locked({ upstream.isTerminal ? nil : self.subject }) else { return .none }
+        guard let target = lock.locked({ upstream.isSubscribed ? self.subject : nil }) else { return .none }
         target.send(input)
         return .none
     }
@@ -88,7 +93,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         let (target, subscription) = lock.locked { () -> (Downstream?, Subscription?) in
-            guard !upstream.isTerminal else { return (nil, nil) }
+            guard upstream.isSubscribed else { return (nil, nil) }
             defer {
                 upstream = .terminal
                 self.subject = nil

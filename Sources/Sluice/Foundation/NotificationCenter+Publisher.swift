@@ -136,8 +136,9 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Subscript
         }
     }
 
+    /// A request for nothing is accepted and changes nothing, as in Combine (whose notification
+    /// subscription, unlike most, does not stop the program for it).
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.locked {
             if downstream != nil { self.demand += demand }
         }

@@ -12,6 +12,7 @@ import Dispatch
 /// Swift's check without stopping the process when the answer is no: it is found on the main
 /// queue, on queues that target it, and on the main thread outside any queue (where Dispatch
 /// counts the main queue as current), and nowhere else.
+@usableFromInline
 package enum MainActorContext {
     /// The key of the value Sluice sets on the main queue. Set once, before the first look-up;
     /// the key is never written again.
@@ -22,6 +23,7 @@ package enum MainActorContext {
     }()
 
     /// `true` exactly when `MainActor.assumeIsolated` would not stop the process.
+    @usableFromInline
     package static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: key) != nil
     }

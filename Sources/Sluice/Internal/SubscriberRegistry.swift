@@ -25,6 +25,9 @@ package enum SubscriberRegistry {
         package let id: UInt64
         package let subscriber: String
         package let site: SubscriberSite
+        /// The object the subscriber holds strongly (an `assign`'s), by identity: it cannot be
+        /// freed while the entry is listed, since the entry leaves when the subscriber lets go.
+        package let object: ObjectIdentifier?
     }
 
     package typealias FailureHandler = @Sendable (_ subscriber: String, _ site: SubscriberSite?, _ error: any Error) -> Void
@@ -69,13 +72,14 @@ package enum SubscriberRegistry {
         storage.lock.locked { storage.live.values.sorted { $0.id < $1.id } }
     }
 
-    /// Registers a live subscription; the result is its id, never 0.
+    /// Registers a live subscription, with the object it holds if any; the result is its id,
+    /// never 0.
     @usableFromInline
-    package static func beginTracking(subscriber: String, site: SubscriberSite) -> UInt64 {
+    package static func beginTracking(subscriber: String, site: SubscriberSite, holding object: ObjectIdentifier? = nil) -> UInt64 {
         storage.lock.locked {
             storage.nextID += 1
             let id = storage.nextID
-            storage.live[id] = Entry(id: id, subscriber: subscriber, site: site)
+            storage.live[id] = Entry(id: id, subscriber: subscriber, site: site, object: object)
             return id
         }
     }

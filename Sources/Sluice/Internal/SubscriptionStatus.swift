@@ -1,5 +1,5 @@
 /// Where an operator's connection to its upstream stands: the one state each operator's
-/// subscription keeps under its lock (DESIGN.md, Internals).
+/// subscription keeps under its lock (docs/ARCHITECTURE.md, Internals).
 ///
 /// A phase beside the subscription rather than an enum with the subscription as a payload: the
 /// `Subscription` existential makes such an enum address-only, and every look at its case

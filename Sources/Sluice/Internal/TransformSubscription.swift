@@ -55,8 +55,10 @@ package protocol ValueTransform {
 /// upstream has sent its subscription. Combine's operators differ here, and tests pin each one.
 @usableFromInline
 package enum BeforeSubscriptionPolicy {
-    /// A value or completion stops the program (a misbehaving upstream); a cancel ends the link
-    /// and the subscription that arrives later is cancelled. Combine's "FilterProducer" family.
+    /// A value or completion stops the program (a misbehaving upstream), and so does a request
+    /// (a subscription that was never handed out cannot be asked legitimately); a cancel ends the
+    /// link and the subscription that arrives later is cancelled. Combine's "FilterProducer"
+    /// family.
     case trap
     /// A value is dropped (`.none`), a completion ignored, a cancel does nothing. (`DropWhile`)
     case ignore
@@ -218,10 +220,20 @@ package final class TransformSubscription<Downstream: Subscriber, Transform: Val
         entryPoints.cancel(self)
     }
 
+    /// Under `.trap`, a request before the upstream's subscription has arrived stops the
+    /// program, as Combine's "FilterProducer" operators do; the other policies ignore it.
     @inlinable
     package func requestSpecialized(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        lock.locked { link.subscription }?.request(demand)
+        var early = false
+        let subscription = lock.locked { () -> Subscription? in
+            early = link.isAwaitingSubscription
+            return link.subscription
+        }
+        if early, Transform.beforeSubscription == .trap {
+            preconditionFailure("\(name) was asked for values before its upstream's subscription arrived")
+        }
+        subscription?.request(demand)
     }
 
     /// Under `.trap`, cancelling before the subscription arrives ends the link and the

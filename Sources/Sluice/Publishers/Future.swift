@@ -253,8 +253,9 @@ extension Future where Failure == Never {
     ///
     /// Subscribes to the future and returns its value once the promise is fulfilled. Cancelling
     /// the waiting task does not end the wait: a future that cannot fail has nothing else to
-    /// return.
-    public var value: Output {
+    /// return. It runs in the caller's isolation, so main-actor code can await a value that is
+    /// not `Sendable`.
+    public nonisolated(nonsending) var value: Output {
         get async {
             await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedSendable<Output>, Never>) in
                 subscribe(FutureValueSubscriber<Output, Never> { result in
@@ -271,8 +272,9 @@ extension Future {
     /// The published value of the future or an error, delivered asynchronously.
     ///
     /// Subscribes to the future and returns its value once the promise is fulfilled, or throws
-    /// the failure it was fulfilled with.
-    public var value: Output {
+    /// the failure it was fulfilled with. It runs in the caller's isolation, so main-actor code
+    /// can await a value that is not `Sendable`.
+    public nonisolated(nonsending) var value: Output {
         get async throws {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<UncheckedSendable<Output>, Error>) in

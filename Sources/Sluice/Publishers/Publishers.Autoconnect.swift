@@ -132,7 +132,10 @@ internal final class AutoconnectInner<Downstream: Subscriber, Upstream: Connecta
     }
 
     /// Stands in for the upstream's subscription: it has the upstream's identity and
-    /// description, as Combine's does, and is not reflected.
+    /// description, as Combine's does, and is not reflected. Like Combine's, it passes every
+    /// request and cancel on to the upstream's subscription, a repeated cancel included, and
+    /// keeps describing itself as that subscription after a cancel; it counts its subscriber
+    /// out of the connection once.
     @usableFromInline
     internal final class CountedSubscription: Subscription, CustomStringConvertible,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -140,38 +143,38 @@ internal final class AutoconnectInner<Downstream: Subscriber, Upstream: Connecta
         @usableFromInline
         internal let lock = Lock()
         @usableFromInline @exclusivity(unchecked)
-        internal var upstream: Subscription?
+        internal var countedOut = false
+        @usableFromInline
+        internal let upstream: Subscription
         @usableFromInline
         internal let parent: Publishers.Autoconnect<Upstream>
-        @usableFromInline
-        internal let combineIdentifier: CombineIdentifier
 
         @inlinable
         internal init(_ upstream: Subscription, parent: Publishers.Autoconnect<Upstream>) {
             self.upstream = upstream
             self.parent = parent
-            combineIdentifier = upstream.combineIdentifier
         }
 
         @inlinable
+        internal var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+
+        @inlinable
         internal func request(_ demand: Subscribers.Demand) {
-            lock.locked { upstream }?.request(demand)
+            upstream.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            guard let upstream = lock.locked({ () -> Subscription? in
-                defer { self.upstream = nil }
-                return self.upstream
-            }) else { return }
+            let first = lock.locked { () -> Bool in
+                defer { countedOut = true }
+                return !countedOut
+            }
             upstream.cancel()
-            parent.subscriberCancelled()
+            if first { parent.subscriberCancelled() }
         }
 
         @usableFromInline
-        internal var description: String {
-            lock.locked { upstream }.map { String(describing: $0) } ?? "Autoconnect"
-        }
+        internal var description: String { String(describing: upstream) }
 
         @usableFromInline
         internal var playgroundDescription: Any { description }

@@ -46,15 +46,25 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {
 /// Resubscribing is a loop, not a recursion: a failure that arrives while the upstream is
 /// being subscribed (a `Fail`, or any upstream that fails synchronously) only asks the running
 /// loop to go round once more, so thousands of synchronous retries use constant stack.
+///
+/// SluiceExtras' `retry(_:delay:scheduler:)` is this subscription with a ``RetryDelay``: after a
+/// failure it waits for the delay to call back before subscribing again. Meanwhile the
+/// downstream is still owed its demand (asked of the new subscription), and a cancel makes the
+/// callback resubscribe nothing.
 @usableFromInline
-internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
+package final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, DescribedByName, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 {
     @usableFromInline
-    internal typealias Input = Upstream.Output
+    package typealias Input = Upstream.Output
     @usableFromInline
-    internal typealias Failure = Upstream.Failure
+    package typealias Failure = Upstream.Failure
+
+    /// Waits before a retry: called (outside the lock) with the retry's number, from 1, and what
+    /// to call when the wait is over.
+    @usableFromInline
+    package typealias RetryDelay = (_ attempt: Int, _ resubscribe: @escaping () -> Void) -> Void
 
     /// What an upstream completion leads to, decided under the lock and carried out after it.
     @usableFromInline
@@ -62,6 +72,8 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
         case ignore
         case forward(LinkState<Downstream>)
         case resubscribe
+        /// Wait for the delay before retry number `attempt`.
+        case wait(Int)
     }
 
     @usableFromInline
@@ -85,18 +97,35 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
     @usableFromInline @exclusivity(unchecked)
     internal var resubscribe = false
 
+    /// Retries made so far (the next one's number, less one), for ``RetryDelay``.
+    @usableFromInline @exclusivity(unchecked)
+    internal var attempts = 0
+
     @usableFromInline
     internal let upstream: Upstream
+    /// `nil` for Combine's `retry`, which resubscribes at once.
+    @usableFromInline
+    internal let delay: RetryDelay?
 
     @inlinable
     internal init(upstream: Upstream, retries: Int?, downstream: Downstream) {
         self.upstream = upstream
         remaining = retries.flatMap { $0 < 0 ? nil : $0 }
         link = .awaitingSubscription(downstream)
+        delay = nil
+    }
+
+    /// A retry that waits for `delay` before each resubscription.
+    @inlinable
+    package init(upstream: Upstream, retries: Int?, downstream: Downstream, delay: @escaping RetryDelay) {
+        self.upstream = upstream
+        remaining = retries.flatMap { $0 < 0 ? nil : $0 }
+        link = .awaitingSubscription(downstream)
+        self.delay = delay
     }
 
     @inlinable
-    internal func start() {
+    package func start() {
         lock.locked { subscribing = true }
         subscribeLoop()
     }
@@ -118,7 +147,7 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
     }
 
     @inlinable
-    internal func receive(subscription: Subscription) {
+    package func receive(subscription: Subscription) {
         let accepted = lock.locked { () -> (Downstream?, Subscribers.Demand)? in
             guard case .awaitingSubscription(let downstream) = link else { return nil }
             link = .subscribed(subscription, downstream)
@@ -139,7 +168,7 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
     }
 
     @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         let target = lock.locked { () -> Downstream? in
             guard let downstream = link.downstream else { return nil }
             precondition(demand > 0, "Retry received a value it did not request (a misbehaving upstream)")
@@ -160,21 +189,20 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         // `replaced` holds the failed subscription until after unlocking (nothing is released
         // under the lock).
         let (action, replaced) = lock.locked { () -> (CompletionAction, LinkState<Downstream>?) in
             guard let downstream = link.downstream else { return (.ignore, nil) }
             if case .failure = completion, remaining != 0 {
                 if let left = remaining { remaining = left - 1 }
+                attempts += 1
                 let previous = link
                 link = .awaitingSubscription(downstream)
-                if subscribing {
-                    resubscribe = true
-                    return (.ignore, previous)
+                if delay != nil {
+                    return (.wait(attempts), previous)
                 }
-                subscribing = true
-                return (.resubscribe, previous)
+                return (resubscribeLocked() ? .resubscribe : .ignore, previous)
             }
             return (.forward(link.terminate()), nil)
         }
@@ -186,11 +214,37 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
             previous.downstream?.receive(completion: completion)
         case .resubscribe:
             subscribeLoop()
+        case .wait(let attempt):
+            delay?(attempt) { self.delayEnded() }
+        }
+    }
+
+    /// Asks for a resubscription: `true` if the caller must run the subscribe loop, `false` if
+    /// the loop already running (this failure arrived while it subscribed) goes round again.
+    @inlinable
+    internal func resubscribeLocked() -> Bool {
+        if subscribing {
+            resubscribe = true
+            return false
+        }
+        subscribing = true
+        return true
+    }
+
+    /// A retry's wait is over: subscribe again, unless the subscription was cancelled meanwhile.
+    @inlinable
+    internal func delayEnded() {
+        let go = lock.locked { () -> Bool in
+            guard link.isAwaitingSubscription else { return false }
+            return resubscribeLocked()
+        }
+        if go {
+            subscribeLoop()
         }
     }
 
     @inlinable
-    internal func request(_ more: Subscribers.Demand) {
+    package func request(_ more: Subscribers.Demand) {
         let subscription = lock.locked { () -> Subscription? in
             if case .terminal = link { return nil }
             demand += more
@@ -200,16 +254,16 @@ internal final class RetrySubscription<Upstream: Publisher, Downstream: Subscrib
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         let previous = lock.locked { link.terminate() }
         previous.subscription?.cancel()
     }
 
     @usableFromInline
-    internal var description: String { "Retry" }
+    package var description: String { "Retry" }
 
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    package var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 }
 
 extension Publisher {

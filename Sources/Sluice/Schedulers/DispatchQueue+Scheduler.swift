@@ -15,6 +15,10 @@ extension DispatchQueue: Scheduler {
         /// Returns the distance to another dispatch queue time, in nanoseconds. A distance to or
         /// from `DispatchTime.distantFuture` is `.nanoseconds(.max)`, and so is one too large for
         /// an `Int`, in either direction, as in Combine.
+        ///
+        /// (Versions of Combine differ here: an early one trapped on a negative distance, and a
+        /// third-party suite expects wrapping arithmetic; suites run against today's Combine
+        /// found it saturating both ways, which is what this does.)
         @inlinable
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
@@ -119,13 +123,13 @@ extension DispatchQueue: Scheduler {
                 self = .seconds(value)
             }
 
-            /// Creates a stride of `source` seconds, if it fits.
+            /// Creates a stride of `source` nanoseconds, if it fits in an `Int`. (Unlike an
+            /// integer literal, which counts seconds: Combine's `init(exactly:)` takes the value as
+            /// the magnitude.)
             @inlinable
             public init?<T: BinaryInteger>(exactly source: T) {
-                guard let seconds = Int(exactly: source) else { return nil }
-                let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-                guard !overflow else { return nil }
-                magnitude = product
+                guard let nanoseconds = Int(exactly: source) else { return nil }
+                magnitude = nanoseconds
             }
 
             @inlinable
@@ -138,12 +142,11 @@ extension DispatchQueue: Scheduler {
             @inlinable
             public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: saturatingProduct(s, 1_000_000_000)) }
 
+            /// A stride of `s` seconds. As in Combine, a value whose nanoseconds do not fit in an
+            /// `Int` (or that is not finite) stops the program, where the integer factories saturate.
             @inlinable
             public static func seconds(_ s: Double) -> Stride {
-                let nanoseconds = s * 1_000_000_000
-                if nanoseconds >= Double(Int.max) { return Stride(nanoseconds: .max) }
-                if nanoseconds <= Double(Int.min) { return Stride(nanoseconds: .min) }
-                return Stride(nanoseconds: Int(nanoseconds))
+                Stride(nanoseconds: Int(s * 1_000_000_000))
             }
 
             @inlinable
@@ -177,18 +180,19 @@ extension DispatchQueue: Scheduler {
             @inlinable
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
+            /// Encoded as Combine encodes it: `{"magnitude": nanoseconds}`.
             private enum CodingKeys: String, CodingKey {
-                case nanoseconds = "_nanoseconds"
+                case magnitude
             }
 
             public init(from decoder: Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                magnitude = try container.decode(Int.self, forKey: .nanoseconds)
+                magnitude = try container.decode(Int.self, forKey: .magnitude)
             }
 
             public func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(magnitude, forKey: .nanoseconds)
+                try container.encode(magnitude, forKey: .magnitude)
             }
         }
     }

@@ -43,7 +43,8 @@ extension Subscribers {
             storedObject = object
             self.keyPath = keyPath
             if SubscriberRegistry.isTracking {
-                trackingID = SubscriberRegistry.beginTracking(subscriber: "Assign \(Root.self).", site: site)
+                trackingID = SubscriberRegistry.beginTracking(subscriber: "Assign \(Root.self).", site: site,
+                                                              holding: ObjectIdentifier(object as AnyObject))
             }
         }
 

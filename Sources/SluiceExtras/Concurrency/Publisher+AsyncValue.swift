@@ -16,7 +16,10 @@ extension Publisher {
     /// Throws the publisher's failure if it fails first, ``FinishedWithoutValueError`` if it
     /// finishes first, and `CancellationError` if the waiting task is cancelled (which cancels
     /// the subscription too).
-    public var firstValue: Output {
+    ///
+    /// It runs in the caller's isolation, so main-actor code can await a value that is not
+    /// `Sendable`.
+    public nonisolated(nonsending) var firstValue: Output {
         get async throws {
             try await AsyncValueSubscriber<Output, Failure>(mode: .first).value(from: self)
         }
@@ -28,7 +31,10 @@ extension Publisher {
     /// value is kept. Throws the publisher's failure, ``FinishedWithoutValueError`` if it
     /// finishes without a value, and `CancellationError` if the waiting task is cancelled
     /// (which cancels the subscription). A publisher that never finishes never returns.
-    public var lastValue: Output {
+    ///
+    /// It runs in the caller's isolation, so main-actor code can await a value that is not
+    /// `Sendable`.
+    public nonisolated(nonsending) var lastValue: Output {
         get async throws {
             try await AsyncValueSubscriber<Output, Failure>(mode: .last).value(from: self)
         }
@@ -62,7 +68,7 @@ internal final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, @u
         self.mode = mode
     }
 
-    func value<P: Publisher>(from publisher: P) async throws -> Input where P.Output == Input, P.Failure == Failure {
+    nonisolated(nonsending) func value<P: Publisher>(from publisher: P) async throws -> Input where P.Output == Input, P.Failure == Failure {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
                 let early = lock.locked { () -> Bool in

@@ -141,8 +141,7 @@ extension Publishers.AssertQueue {
 extension Publisher {
     /// Checks that every value and the completion arrive on the dispatch queue labelled
     /// `label` (`"main"` means the main thread), failing loudly otherwise: the failure names
-    /// the signal, the expected and the actual queue, and this call's file and line (seed 004's
-    /// `assertQueue` exercise).
+    /// the signal, the expected and the actual queue, and this call's file and line.
     ///
     /// A failure goes to ``DebugHooks/queueAssertionHandler``, or stops the process if none is
     /// installed. The check runs when `enabled` is true, which by default it is in debug builds

@@ -2,8 +2,9 @@ import Foundation
 import Sluice
 
 /// Process-wide debugging hooks: what happens when a queue assertion fails, who hears about
-/// failures that reach a `sink`, and a registry of the `trackedSink`/`trackedAssign` subscriptions that are
-/// still alive, each with the call site that made it.
+/// failures that reach a `sink`, a registry of the `trackedSink`/`trackedAssign` subscriptions that are
+/// still alive, each with the call site that made it, and checks of the signals reaching them
+/// (``signalChecks``), which find upstreams that break Combine's rules.
 ///
 /// Everything here is off until set, and costs one relaxed atomic load per `sink`/`assign`
 /// while off. Set hooks once, early (at launch or at the start of a test), from any thread.
@@ -99,7 +100,8 @@ public enum DebugHooks {
 
     // MARK: Live subscriptions
 
-    /// A `trackedSink` or `trackedAssign` subscription that has neither completed nor been cancelled.
+    /// A `trackedSink`, `trackedAssign`, `sinkOnMainActor` or `assignOnMainActor` subscription
+    /// that has neither completed nor been cancelled.
     public struct LiveSubscription: Sendable, Hashable, CustomStringConvertible {
         /// Increases with each tracked subscription: the registry's order.
         public let id: UInt64
@@ -107,12 +109,17 @@ public enum DebugHooks {
         public let subscriber: String
         /// Where `trackedSink`/`trackedAssign` was called.
         public let site: CallSite
+        /// The identity of the object the subscriber holds strongly: a `trackedAssign`'s object,
+        /// which it keeps alive until the stream ends or it is cancelled. `nil` for a sink, whose
+        /// closures' captures cannot be seen (its site is where to look).
+        public let retainedObject: ObjectIdentifier?
 
         /// `Sink at App/Feed.swift:42`.
         public var description: String { "\(subscriber) at \(site)" }
     }
 
-    /// Whether `trackedSink` and `trackedAssign` register their subscriptions in ``liveSubscriptions``.
+    /// Whether `trackedSink`, `trackedAssign`, `sinkOnMainActor` and `assignOnMainActor`
+    /// register their subscriptions in ``liveSubscriptions``.
     ///
     /// Only subscriptions made while it is on are registered; each leaves the registry when it
     /// completes or is cancelled (which dropping its `AnyCancellable` does). What is left is what
@@ -126,8 +133,21 @@ public enum DebugHooks {
     /// The tracked subscriptions still alive, oldest first.
     public static var liveSubscriptions: [LiveSubscription] {
         SubscriberRegistry.liveEntries.map {
-            LiveSubscription(id: $0.id, subscriber: $0.subscriber, site: CallSite($0.site))
+            LiveSubscription(id: $0.id, subscriber: $0.subscriber, site: CallSite($0.site), retainedObject: $0.object)
         }
+    }
+
+    /// The tracked subscriptions still alive that hold `object` strongly (a `trackedAssign` to
+    /// one of its properties), oldest first: what keeps an object alive that should have gone.
+    ///
+    /// ```swift
+    /// weak var screen = model
+    /// model = nil
+    /// if let screen { print(DebugHooks.liveSubscriptions(retaining: screen)) }   // [Assign Model. at App/Model.swift:12]
+    /// ```
+    public static func liveSubscriptions(retaining object: AnyObject) -> [LiveSubscription] {
+        let identity = ObjectIdentifier(object)
+        return liveSubscriptions.filter { $0.retainedObject == identity }
     }
 
     // MARK: Internals

@@ -9,7 +9,7 @@ private func currentDispatchQueueLabel() -> UnsafePointer<CChar> {
 }
 #else
 // `dispatch_queue_get_label` is hidden from Swift on Linux, but the symbol is there
-// (DESIGN.md, "Linux facts"). A nil queue means DISPATCH_CURRENT_QUEUE_LABEL.
+// (docs/ARCHITECTURE.md, "Linux facts"). A nil queue means DISPATCH_CURRENT_QUEUE_LABEL.
 @_silgen_name("dispatch_queue_get_label")
 private func _sluice_dispatch_queue_get_label(_ queue: OpaquePointer?) -> UnsafePointer<CChar>
 
@@ -57,7 +57,7 @@ public struct ExecutionContext: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `"main"` on the main thread, otherwise the queue's label (`"background"` for a queue with
-    /// no label): the form seed 004's `currentQueue()` prints.
+    /// no label), as a hand-written `currentQueue()` helper in a test would print it.
     public var description: String {
         if isMainThread { return "main" }
         return queueLabel.isEmpty ? "background" : queueLabel

@@ -5,8 +5,9 @@ import Synchronization
 /// it was, which trace recorded it, and where it ran (main thread or not, and the dispatch
 /// queue's label).
 ///
-/// It is the seed articles' `SignalLog` and `currentQueue()` as one library feature: a test
-/// traces the points of a chain it cares about and asserts the log, in order.
+/// It is the signal log and `currentQueue()` helper that tests of threading write by hand, as
+/// one library feature: a test traces the points of a chain it cares about and asserts the
+/// log, in order.
 ///
 /// ```swift
 /// let log = TraceLog()
@@ -55,7 +56,7 @@ public final class TraceLog: @unchecked Sendable {
         /// Whether it ran on the main thread.
         public var isMainThread: Bool { context.isMainThread }
 
-        /// `"main"` or `"background"`, seed 000's `currentThread()`.
+        /// `"main"` or `"background"`, as a hand-written `currentThread()` helper would say.
         public var thread: String { context.isMainThread ? "main" : "background" }
 
         /// `label: signal on place`, where place is `main` or the queue's label:

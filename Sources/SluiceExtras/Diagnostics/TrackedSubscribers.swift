@@ -7,9 +7,10 @@ import Sluice
 
 extension Publisher {
     /// `sink(receiveCompletion:receiveValue:)` that remembers where it was called, for
-    /// ``DebugHooks``: failures reaching the sink are reported with the site, and while
+    /// ``DebugHooks``: failures reaching the sink are reported with the site, while
     /// ``DebugHooks/tracksLiveSubscriptions`` is on the sink is listed in
-    /// ``DebugHooks/liveSubscriptions`` until its stream ends or it is cancelled.
+    /// ``DebugHooks/liveSubscriptions`` until its stream ends or it is cancelled, and while
+    /// ``DebugHooks/signalChecks`` is on the signals reaching it are checked.
     ///
     /// `fileID` and `line` default to the caller's; a helper that wraps this can pass its own
     /// caller's site on.
@@ -19,10 +20,10 @@ extension Publisher {
                             receiveValue: consuming @escaping (Output) -> Void,
                             fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
         // The closures are moved (not copied) into the sink, and the sink into the cancellable.
+        let site = SubscriberSite(fileID: fileID, line: line)
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
-                                                     receiveValue: receiveValue,
-                                                     site: SubscriberSite(fileID: fileID, line: line))
-        subscribe(sink)
+                                                     receiveValue: receiveValue, site: site)
+        subscribeChecking(sink, site: site)
         return Subscribers.Sink.cancellable(for: sink)
     }
 }
@@ -38,15 +39,17 @@ extension Publisher where Failure == Never {
     }
 
     /// `assign(to:on:)` that remembers where it was called, for ``DebugHooks``' list of live
-    /// subscriptions.
+    /// subscriptions (which names the object it holds, see
+    /// ``DebugHooks/liveSubscriptions(retaining:)``) and its signal checks.
     ///
     /// The object is held strongly until the stream ends or the returned cancellable is
     /// cancelled; beware of assigning to a property of the object that stores the cancellable.
     @inlinable
     public func trackedAssign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
                                     fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
-        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, site: SubscriberSite(fileID: fileID, line: line))
-        subscribe(subscriber)
+        let site = SubscriberSite(fileID: fileID, line: line)
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, site: site)
+        subscribeChecking(subscriber, site: site)
         return AnyCancellable(subscriber)
     }
 }

@@ -7,7 +7,7 @@ extension Publisher {
     /// recent one only: `map(transform).switchToLatest()`, RxSwift's `flatMapLatest`.
     ///
     /// Each new element cancels the subscription to the publisher made from the previous one.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Failure
     {
@@ -16,7 +16,7 @@ extension Publisher {
 
     /// `flatMapLatest` for inner publishers that cannot fail: they are given this publisher's
     /// failure type.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<Publishers.SetFailureType<P, Failure>,
                                      Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>>
@@ -31,7 +31,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// `flatMapLatest` for an upstream that cannot fail and inner publishers that can: the
     /// upstream is given their failure type.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Publishers.SetFailureType<Self, P.Failure>, P>>
     {
@@ -40,7 +40,7 @@ extension Publisher where Failure == Never {
     }
 
     /// `flatMapLatest` where neither the upstream nor the inner publishers can fail.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Never
     {

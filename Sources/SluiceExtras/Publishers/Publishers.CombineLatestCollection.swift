@@ -45,6 +45,7 @@ extension Publishers.CombineLatestCollection: Equatable where Upstream: Equatabl
 extension Collection where Element: Publisher {
     /// Combines the latest values of every publisher in the collection into an array, in the
     /// collection's order, once each has sent one; see ``Publishers/CombineLatestCollection``.
+    @_disfavoredOverload
     public func combineLatest() -> Publishers.CombineLatestCollection<Element> {
         Publishers.CombineLatestCollection(self)
     }

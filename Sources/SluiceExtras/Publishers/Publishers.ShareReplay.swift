@@ -51,7 +51,7 @@ extension Publishers {
 extension Publisher {
     /// Shares the output of an upstream publisher with multiple subscribers, replaying the last
     /// `count` values to each new subscriber when its demand arrives (beyond Combine).
-    @inlinable
+    @inlinable @_disfavoredOverload
     public func share(replay count: Int) -> Publishers.ShareReplay<Self> {
         Publishers.ShareReplay(upstream: self, bufferSize: count)
     }

@@ -43,6 +43,7 @@ extension Publishers.ZipCollection: Equatable where Upstream: Equatable {}
 extension Collection where Element: Publisher {
     /// Zips every publisher in the collection: arrays of one value of each, in the
     /// collection's order; see ``Publishers/ZipCollection``.
+    @_disfavoredOverload
     public func zip() -> Publishers.ZipCollection<Element> {
         Publishers.ZipCollection(self)
     }

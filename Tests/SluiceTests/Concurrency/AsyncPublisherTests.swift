@@ -399,4 +399,85 @@ struct AsyncPublisherTests {
         #expect(try await consumer.value == nil)
         #expect(upstream.demandLog == [.requested(.max(1)), .cancelled])
     }
+
+    /// Several tasks calling `next()` on copies of one iterator share its subscription; a
+    /// subscription may be called by one thread at a time only, so their requests (and a cancel)
+    /// never overlap, however many tasks ask at once.
+    @Test func nextCallsFromManyTasksNeverCallTheSubscriptionConcurrently() async {
+        let publisher = OverlapDetectingPublisher()
+        let iterator = publisher.values.makeAsyncIterator()
+        let received = await withTaskGroup(of: Int?.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var copy = iterator
+                    return await copy.next()
+                }
+            }
+            var values: [Int] = []
+            for await value in group { if let value { values.append(value) } }
+            return values
+        }
+        #expect(received.sorted() == Array(0..<8))
+        #expect(publisher.overlaps == 0)
+        #expect(publisher.requested == 8)
+        withExtendedLifetime(iterator) {}
+    }
+}
+
+/// A publisher whose subscription, like many written for one caller, must not be called by two
+/// threads at once: it counts calls that overlap (each call lingers a little to widen the
+/// window) and answers each request of one with the next integer.
+final class OverlapDetectingPublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private let lock = NSLock()
+    private var inCall = 0
+    private var overlapCount = 0
+    private var requestCount = 0
+    private var nextValue = 0
+
+    var overlaps: Int { lock.withLock { overlapCount } }
+    var requested: Int { lock.withLock { requestCount } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Probe(publisher: self, subscriber: subscriber))
+    }
+
+    private func enter() {
+        lock.withLock {
+            inCall += 1
+            if inCall > 1 { overlapCount += 1 }
+        }
+        usleep(2_000)
+    }
+
+    private func leave() { lock.withLock { inCall -= 1 } }
+
+    private final class Probe<S: Subscriber>: Subscription, @unchecked Sendable where S.Input == Int {
+        let publisher: OverlapDetectingPublisher
+        let subscriber: S
+
+        init(publisher: OverlapDetectingPublisher, subscriber: S) {
+            self.publisher = publisher
+            self.subscriber = subscriber
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            publisher.enter()
+            let count = demand.max ?? 0
+            let values = publisher.lock.withLock { () -> [Int] in
+                publisher.requestCount += count
+                defer { publisher.nextValue += count }
+                return Array(publisher.nextValue..<(publisher.nextValue + count))
+            }
+            publisher.leave()
+            for value in values { _ = subscriber.receive(value) }
+        }
+
+        func cancel() {
+            publisher.enter()
+            publisher.leave()
+        }
+    }
 }

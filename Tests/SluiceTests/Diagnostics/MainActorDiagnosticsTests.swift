@@ -30,6 +30,13 @@ struct MainActorDiagnosticsTests {
         #expect(ExecutionContext.current.isMainThread)
     }
 
+    /// The README's claim: on Linux a Swift Testing `@MainActor` test runs on the main queue, off
+    /// the main thread, so a test that needs `RunLoop.main` is an XCTestCase.
+    @MainActor @Test func aSwiftTestingMainActorTestRunsOnTheMainQueueOffTheMainThread() {
+        MainActor.assumeIsolated {}
+        #expect(!Thread.isMainThread)
+    }
+
     @Test func offTheMainQueueNothingCountsAsMain() async {
         let context = await withCheckedContinuation { continuation in
             DispatchQueue(label: "work").async { continuation.resume(returning: ExecutionContext.current) }

@@ -81,6 +81,24 @@ struct NotificationCenterPublisherTests {
         subscriber.cancel()
     }
 
+    /// Combine's notification subscription takes `request(.none)` without stopping the program
+    /// (OpenCombine's NotificationCenterTests.testZeroDemand, run against Combine): nothing is
+    /// delivered for it, and later demand works as usual.
+    @Test func aZeroRequestIsIgnored() throws {
+        let center = NotificationCenter()
+        let subscriber = TestSubscriber<Notification, Never>(initialDemand: .none)
+        center.publisher(for: ping).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        center.post(name: ping, object: nil)
+        #expect(subscriber.values.isEmpty)
+        subscription.request(.max(1))
+        center.post(name: ping, object: nil)
+        center.post(name: ping, object: nil)
+        #expect(subscriber.values.count == 1)
+        subscriber.cancel()
+    }
+
     @Test func theObserverIsRegisteredBeforeAnyDemand() {
         let center = NotificationCenter()
         let subscriber = TestSubscriber<Notification, Never>(initialDemand: .none, onSubscription: { _ in

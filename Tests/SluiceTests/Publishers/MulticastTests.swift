@@ -103,6 +103,24 @@ struct MulticastTests {
         connection.cancel()
     }
 
+    /// Combine's connection feeds the subject without owning it: a subject nobody else holds
+    /// goes away while connected, which cancels the upstream, and cancelling the connection
+    /// afterwards is harmless.
+    @Test func aConnectionDoesNotKeepItsSubjectAlive() {
+        let upstream = Pub()
+        weak var weakSubject: PassthroughSubject<Int, TestError>?
+        var subject: PassthroughSubject<Int, TestError>? = PassthroughSubject()
+        weakSubject = subject
+        let connection = upstream.multicast(subject: subject!).connect()
+        subject = nil
+        #expect(weakSubject == nil)
+        #expect(upstream.demandLog == [.cancelled])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        connection.cancel()
+        #expect(upstream.demandLog == [.cancelled])
+    }
+
     @Test func reentrantCancelInsideReceive() {
         let upstream = PassthroughSubject<Int, TestError>()
         let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }
@@ -159,6 +177,62 @@ struct MulticastTests {
         auto.subscribe(third)
         #expect(upstream.demandLog == [.requested(.unlimited), .cancelled, .requested(.unlimited)])
         #expect(third.subscriptionNames == ["Multicast"])
+    }
+
+    /// A connectable publisher that hands each subscriber the subscription it is given.
+    final class HandingConnectable: ConnectablePublisher, @unchecked Sendable {
+        typealias Output = Int
+        typealias Failure = Never
+        let subscription: Subscription
+        private(set) var connections = 0, disconnections = 0
+        init(_ subscription: Subscription) { self.subscription = subscription }
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+            subscriber.receive(subscription: subscription)
+        }
+        func connect() -> Cancellable {
+            connections += 1
+            return AnyCancellable { self.disconnections += 1 }
+        }
+    }
+
+    @Test func autoconnectsSubscriptionPassesEveryCancelOnAndStillDescribesTheUpstreamAfterIt() throws {
+        let upstream = ProbeSubscription()
+        let connectable = HandingConnectable(upstream)
+        let auto = connectable.autoconnect()
+        let first = TestSubscriber<Int, Never>(initialDemand: .none)
+        let second = TestSubscriber<Int, Never>(initialDemand: .none)
+        auto.subscribe(first)
+        auto.subscribe(second)
+        let handed = try #require(first.subscription)
+        handed.request(.max(3))
+        handed.cancel()
+        handed.cancel()
+        // As Combine: both cancels reach the upstream, but the subscriber is counted out once,
+        // so the connection stays up for the second subscriber.
+        #expect(upstream.history == [.requested(.max(3)), .cancelled, .cancelled])
+        #expect(connectable.disconnections == 0)
+        #expect(String(describing: handed) == "ProbeSubscription")
+        #expect(handed.combineIdentifier == upstream.combineIdentifier)
+        second.cancel()
+        #expect(connectable.connections == 1)
+        #expect(connectable.disconnections == 1)
+    }
+
+    /// Combine connects a second time when a subscriber subscribes another from inside its
+    /// `receive(subscription:)` (the first connection is then never cancelled); Sluice connects
+    /// once and disconnects when the last of the two leaves (README, "Where Sluice differs").
+    @Test func autoconnectSubscribedFromInsideReceiveSubscriptionConnectsOnce() throws {
+        let connectable = HandingConnectable(ProbeSubscription())
+        let auto = connectable.autoconnect()
+        let inner = TestSubscriber<Int, Never>()
+        let outer = TestSubscriber<Int, Never>(onSubscription: { _ in auto.subscribe(inner) })
+        auto.subscribe(outer)
+        #expect(connectable.connections == 1)
+        try #require(outer.subscription).cancel()
+        #expect(connectable.disconnections == 0)
+        try #require(inner.subscription).cancel()
+        #expect(connectable.connections == 1)
+        #expect(connectable.disconnections == 1)
     }
 
     @Test func shareSharesOneSubscriptionAndReplaysNothing() {

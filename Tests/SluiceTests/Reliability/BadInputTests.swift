@@ -73,6 +73,18 @@ struct BadInputTests {
                     .contains("collect(.byTimeOrCount(_:_:count)) needs a count of at least 1, got 0"))
     }
 
+    /// A dispatch queue stride of more seconds than `Int` nanoseconds can hold stops the program,
+    /// as Combine's `Stride.seconds(_: Double)` does (the integer factories saturate instead).
+    @Test func aDispatchStrideOfTooManySecondsStopsTheProgram() async throws {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double(Int.max) / 1_000_000_000)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.SchedulerTimeType.Stride.seconds(-Double.infinity)
+        }
+        #expect(DispatchQueue.SchedulerTimeType.Stride.seconds(9_000_000_000.0).magnitude == 9_000_000_000_000_000_000)
+    }
+
     /// Decoding garbage fails the stream with the decoder's error; nothing stops.
     @Test func decodingGarbageFailsWithTheDecodersError() {
         let subscriber = TestSubscriber<[Int], Error>()

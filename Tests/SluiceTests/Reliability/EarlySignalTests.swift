@@ -147,6 +147,38 @@ struct EarlySignalTests {
         }
     }
 
+    /// Asking an operator's subscription for values before its upstream's subscription has
+    /// arrived (only possible by using the subscriber the upstream was handed as a
+    /// subscription): Combine's "FilterProducer" operators stop the program, and so do Sluice's
+    /// (OpenCombine's suite, run against Combine, pins it for `tryFilter` and `tryCompactMap`).
+    /// Sluice's other transform operators (`tryMap`, `tryScan`, `drop(while:)`) ignore such a
+    /// request, and the subscription that arrives later serves the demand asked after it.
+    @Test func aRequestBeforeTheSubscriptionStopsTheFilterProducerOperators() async {
+        await #expect(processExitsWith: .failure) { EarlySignalTests.requestEarly { $0.tryFilter { _ in true } } }
+        await #expect(processExitsWith: .failure) { EarlySignalTests.requestEarly { $0.tryCompactMap { $0 } } }
+        await #expect(processExitsWith: .failure) { EarlySignalTests.requestEarly { $0.removeDuplicates() } }
+        await #expect(processExitsWith: .failure) { EarlySignalTests.requestEarly { $0.tryRemoveDuplicates { $0 == $1 } } }
+        await #expect(processExitsWith: .failure) { EarlySignalTests.requestEarly { $0.prefix { _ in true } } }
+        await #expect(processExitsWith: .failure) { EarlySignalTests.requestEarly { $0.tryPrefix { _ in true } } }
+        #expect(EarlySignalTests.requestEarly { $0.tryMap { $0 } } == [.requested(.max(1))])
+        #expect(EarlySignalTests.requestEarly { $0.tryScan(0) { $1 } } == [.requested(.max(1))])
+        #expect(EarlySignalTests.requestEarly { $0.drop { _ in false } } == [.requested(.max(1))])
+    }
+
+    /// Requests one value from what the operator handed its upstream, before the upstream's
+    /// subscription arrives, then sends that subscription and asks once more; returns what the
+    /// upstream's subscription was asked.
+    @discardableResult
+    static func requestEarly<P: Publisher>(_ make: (InnerProbe<Int, Never>) -> P) -> [ProbeSubscription.Event] {
+        let probe = InnerProbe<Int, Never>()
+        make(probe).subscribe(TestSubscriber<P.Output, P.Failure>(initialDemand: .none))
+        (probe.inner as? Subscription)?.request(.max(5))
+        let upstream = ProbeSubscription()
+        probe.send(subscription: upstream)
+        (probe.inner as? Subscription)?.request(.max(1))
+        return upstream.history
+    }
+
     static func sendEarlyValue<P: Publisher>(_ make: (TestPublisher<Int, TestError>) -> P) where P.Output == Int {
         let upstream = TestPublisher<Int, TestError>(sendsSubscriptionOnSubscribe: false)
         make(upstream).subscribe(TestSubscriber<Int, P.Failure>())

@@ -149,6 +149,7 @@ enum OperatorCatalogue {
         OperatorCase("catch") { up, _, c in up.catch { _ in c.touch(); return Just(-1) } },
         OperatorCase("tryCatch") { up, _, c in up.tryCatch { _ in c.touch(); return Just(-1) } },
         OperatorCase("retry") { up, _, _ in up.retry(1) },
+        OperatorCase("retry(_:delay:scheduler:)") { up, s, c in up.retry(1, delay: { _ in c.touch(); return .milliseconds(5) }, scheduler: s) },
         OperatorCase("assertNoFailure", [.trapsOnFailure, .statelessForwarder]) { up, _, _ in up.assertNoFailure() },
     ]
 
@@ -172,6 +173,12 @@ enum OperatorCatalogue {
         OperatorCase("zip") { up, _, _ in up.zip((0..<10_000).publisher.setFailureType(to: TestError.self)) },
         OperatorCase("zip3") { up, _, _ in
             up.zip((0..<10_000).publisher.setFailureType(to: TestError.self), (0..<10_000).publisher.setFailureType(to: TestError.self))
+        },
+        OperatorCase("withLatestFrom") { up, _, c in
+            up.withLatestFrom(Just(0).setFailureType(to: TestError.self)) { value, latest in c.touch(); return value + latest }
+        },
+        OperatorCase("withLatestFrom(a, b)") { up, _, _ in
+            up.withLatestFrom(Just(0).setFailureType(to: TestError.self), CurrentValueSubject<Int, TestError>(1)).map { $0.0 + $0.1 }
         },
         OperatorCase("append") { up, _, _ in up.append(7, 8) },
         OperatorCase("prepend") { up, _, _ in up.prepend(-2, -1) },

@@ -128,6 +128,51 @@ struct PassthroughSubjectTests {
         #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
     }
 
+    /// `publisher.subscribe(subject)` holds the subject weakly, as Combine does: its own
+    /// subscribers keep it alive, the feeding chain does not.
+    @Test func subscribingASubjectDoesNotKeepItAlive() {
+        let upstream = TestPublisher<Int, Never>()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let subscriber = TestSubscriber<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = upstream.subscribe(subject)
+            subject.subscribe(subscriber)
+        }
+        #expect(weakSubject != nil, "a subscriber of the subject keeps it alive")
+        upstream.send(1)
+        #expect(subscriber.values == [1])
+        subscriber.cancel()
+        subscriber.releaseSubscriptions()
+        #expect(weakSubject == nil)
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+        upstream.send(2)
+        cancellable?.cancel()
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
+    }
+
+    /// Combine's subject subscriber drops what a broken upstream sends before its subscription:
+    /// neither the value nor the completion reaches the subject, which stays open.
+    @Test func aSubjectIgnoresWhatArrivesBeforeItsSubscription() {
+        let upstream = TestPublisher<Int, Never>(sendsSubscriptionOnSubscribe: false)
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let cancellable = upstream.subscribe(subject)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(subscriber.values == [])
+        #expect(subscriber.completions.isEmpty)
+        upstream.sendSubscription()
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.values == [2])
+        #expect(subscriber.completions.count == 1)
+        cancellable.cancel()
+    }
+
     @Test func concurrentSendsFromEightThreadsLoseNothingAndNeverOverlap() async {
         let subject = PassthroughSubject<Int, Never>()
         let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }

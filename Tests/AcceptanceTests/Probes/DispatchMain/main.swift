@@ -5,6 +5,7 @@
 // decision that says no prints "PROBE FAILED: ..." and exits non-zero. Run by SeedProgramTests.
 import Dispatch
 import Foundation
+import Synchronization
 import Sluice
 import SluiceExtras
 import SluiceRx
@@ -48,6 +49,41 @@ final class Probe: @unchecked Sendable {
         print(failures.isEmpty ? "PROBE PASSED" : "PROBE FAILED: \(failures.count) decisions")
         exit(failures.isEmpty ? 0 : 1)
     }
+}
+
+/// `keep-alive dispatchMain|runLoop`: which of the main thread's services run while a program
+/// is kept alive one way or the other (the README's table). Each service appends its name; after
+/// a second the names are printed in a fixed order and the program exits.
+func reportWhatRunsWhileKeptAlive(by keeper: String) -> Never {
+    final class Names: Sendable {
+        let names = Mutex<Set<String>>([])
+        func withLock(_ body: (inout Set<String>) -> Void) { names.withLock { body(&$0) } }
+        func sorted() -> [String] { names.withLock { $0.sorted() } }
+    }
+    let ran = Names()
+    DispatchQueue.main.async { ran.withLock { _ = $0.insert("DispatchQueue.main") } }
+    OperationQueue.main.addOperation { ran.withLock { _ = $0.insert("OperationQueue.main") } }
+    Task { @MainActor in ran.withLock { _ = $0.insert("Task @MainActor") } }
+    let cancellables = [
+        Just(1).receive(on: RunLoop.main).sink { _ in ran.withLock { _ = $0.insert("RunLoop.main") } },
+        Timer.publish(every: 0.05, on: .main, in: .common).autoconnect().first()
+            .sink { _ in ran.withLock { _ = $0.insert("Timer.publish") } },
+    ]
+    DispatchQueue.main.async {
+        ran.withLock { _ = $0.insert("Thread.isMainThread \(Thread.isMainThread)") }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+        let names = ran.sorted()
+        print("kept alive by \(keeper): \(names.joined(separator: ", "))")
+        withExtendedLifetime(cancellables) {}
+        exit(0)
+    }
+    if keeper == "runLoop" { RunLoop.main.run() }
+    dispatchMain()
+}
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "keep-alive" {
+    reportWhatRunsWhileKeptAlive(by: CommandLine.arguments[2])
 }
 
 let probe = Probe()

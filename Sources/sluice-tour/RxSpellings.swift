@@ -3,10 +3,10 @@ import Synchronization
 import SluiceRx
 import SluiceRxBlocking
 
-// Seeds 002 ("Subscribing") and 004 ("Schedulers: observe(on:) and subscribe(on:)") measure
-// RxSwift; these are their claims run on SluiceRx, RxSwift's spellings over Sluice's engine.
-// The scenarios are built in nonisolated code; the crashing children are main-actor code, as
-// the seeds' top-level code is.
+// RxSwift's behaviours when subscribing (the four closures, do, unhandled errors, subscribe(with:),
+// subjects as observers, bind) and with schedulers (observe(on:), subscribe(on:), MainScheduler,
+// hops), run on SluiceRx: RxSwift's spellings over Sluice's engine. The scenarios are built in
+// nonisolated code; the crashing children are main-actor code, as a program's top-level code is.
 
 private enum RxTourError: Error, CustomStringConvertible {
     case boom
@@ -16,7 +16,7 @@ private enum RxTourError: Error, CustomStringConvertible {
 @_silgen_name("dispatch_queue_get_label")
 private nonisolated func rxTourQueueLabel(_ queue: OpaquePointer?) -> UnsafePointer<CChar>
 
-/// The current dispatch queue's label, or "main" on the main thread (seed 004's `currentQueue`).
+/// The current dispatch queue's label, or "main" on the main thread.
 private nonisolated func rxQueue() -> String {
     Thread.isMainThread ? "main" : String(cString: rxTourQueueLabel(nil))
 }
@@ -38,10 +38,19 @@ private nonisolated func rxSecondsToSubscribe(_ count: Int, logged: Bool = false
     }
 }
 
-func seed002RxScenarios() -> [Scenario] {
+func rxSpellingScenarios() -> [Scenario] {
     [
-        Scenario(id: "rx-on-disposed", seed: "002", section: "The four closures",
-                 claim: "SluiceRx: onDisposed runs once however the subscription ends: completion, error, dispose()") {
+        Scenario(id: "rx-on-disposed", topic: .rxSpellings,
+                 title: "onDisposed runs once, however a subscription ends",
+                 code: #"""
+                 Observable.of("a").subscribe(onNext: ..., onCompleted: ..., onDisposed: ...)
+                 Observable.concat(.just("a"), .error(boom))
+                     .subscribe(onNext: ..., onError: ..., onDisposed: ...)
+                 let subscription = live.subscribe(onNext: ..., onDisposed: ...)
+                 live.onNext("a"); subscription.dispose(); subscription.dispose(); live.onNext("b")
+                 """#,
+                 why: "Completion, error and dispose() all end in the subscription's disposal, which "
+                     + "calls onDisposed last; a second dispose() finds it already disposed.") {
             var completed: [String] = []
             _ = Observable.of("a").subscribe(onNext: { completed.append($0) }, onCompleted: { completed.append("|") },
                                              onDisposed: { completed.append("disposed") })
@@ -56,12 +65,20 @@ func seed002RxScenarios() -> [Scenario] {
             subscription.dispose()
             subscription.dispose()
             live.onNext("b")
-            return Outcome("completed \(completed), failed \(failed), disposed \(abandoned)",
+            return Outcome("ended by completion: \(completed); by an error: \(failed); by dispose(), called twice: \(abandoned)",
                            holds: completed == ["a", "|", "disposed"] && failed == ["a", "x(boom)", "disposed"]
                                && abandoned == ["a", "disposed"])
         },
-        Scenario(id: "rx-do-order", seed: "002", section: "Where do fits in",
-                 claim: "SluiceRx: do's hooks run in RxSwift's order; of delivers after onSubscribed; the subscriber's onDisposed before afterCompleted and onDispose") {
+        Scenario(id: "rx-do-order", topic: .rxSpellings,
+                 title: "do(...) hooks run in RxSwift's order",
+                 code: #"""
+                 Observable.of(1)
+                     .do(onNext: ..., afterNext: ..., onCompleted: ..., afterCompleted: ...,
+                         onSubscribe: ..., onSubscribed: ..., onDispose: ...)
+                     .subscribe(onNext: ..., onCompleted: ..., onDisposed: ...)
+                 """#,
+                 why: "do's on... hooks run before it passes an event down and its after... hooks once that returns; the subscriber "
+                     + "is disposed as the completion reaches it, so its onDisposed comes before afterCompleted and onDispose.") {
             var order: [String] = []
             _ = Observable.of(1)
                 .do(onNext: { order.append("onNext \($0)") }, afterNext: { order.append("afterNext \($0)") },
@@ -72,10 +89,17 @@ func seed002RxScenarios() -> [Scenario] {
                            onDisposed: { order.append("subscriber disposed") })
             let expected = ["onSubscribe", "onSubscribed", "onNext 1", "subscriber 1", "afterNext 1", "onCompleted",
                             "subscriber |", "subscriber disposed", "afterCompleted", "onDispose"]
-            return Outcome(order.joined(separator: ", "), holds: order == expected)
+            return Outcome("in this order: " + order.joined(separator: ", "), holds: order == expected)
         },
-        Scenario(id: "rx-unhandled-error", seed: "002", section: "Unhandled errors",
-                 claim: "SluiceRx: an error no onError handled goes to Hooks.defaultErrorHandler; the event form counts as handling it") {
+        Scenario(id: "rx-unhandled-error", topic: .rxSpellings,
+                 title: "An unhandled error goes to Hooks.defaultErrorHandler",
+                 code: #"""
+                 Hooks.defaultErrorHandler = { _, error in ... }
+                 parsed.subscribe { event in ... }    // sees .error(boom) itself
+                 parsed.subscribe(onNext: { _ in })   // no onError
+                 """#,
+                 why: "subscribe(onNext:) without onError passes the error to the hook rather than dropping "
+                     + "it in silence; the event closure receives .error itself, so nothing is left unhandled.") {
             let reported = SignalLog()
             let previous = Hooks.defaultErrorHandler
             Hooks.defaultErrorHandler = { _, error in reported.append("\(error)") }
@@ -87,11 +111,20 @@ func seed002RxScenarios() -> [Scenario] {
             _ = parsed.subscribe { event in events.append(event.debugDescription) }
             _ = parsed.subscribe(onNext: { _ in })
             Hooks.defaultErrorHandler = previous
-            return Outcome("event form saw \(events); the handler got \(reported.all)",
+            return Outcome("the event closure saw \(events); Hooks.defaultErrorHandler got \(reported.all)",
                            holds: events == ["next(1)", "error(boom)"] && reported.all == ["boom"])
         },
-        Scenario(id: "rx-call-stack-cost", seed: "002", section: "Unhandled errors",
-                 claim: "SluiceRx: recordCallStackOnError makes each subscription much dearer (> 10×); subscribeLogged's #fileID/#line costs about nothing") {
+        Scenario(id: "rx-call-stack-cost", topic: .rxSpellings,
+                 title: "recordCallStackOnError makes every subscribe dearer",
+                 code: #"""
+                 Hooks.recordCallStackOnError = true
+                 Observable.just(value).subscribe(onNext: { _ in })          // 2,000 times
+                 Hooks.recordCallStackOnError = false
+                 Observable.just(value).subscribe(onNext: { _ in })          // 2,000 times
+                 Observable.just(value).subscribeLogged(onNext: { _ in })    // 2,000 times
+                 """#,
+                 why: "With the hook on, every subscribe captures the thread's call stack in case an "
+                     + "error comes later; subscribeLogged stores only its caller's #fileID and #line.") {
             let count = 2_000
             _ = rxSecondsToSubscribe(200)
             Hooks.recordCallStackOnError = true
@@ -100,11 +133,21 @@ func seed002RxScenarios() -> [Scenario] {
             let without = rxSecondsToSubscribe(count)
             let logged = rxSecondsToSubscribe(count, logged: true)
             return Outcome("per subscription: \(formatNanoseconds(withStacks, per: count)) with call stacks, "
-                           + "\(formatNanoseconds(without, per: count)) without, \(formatNanoseconds(logged, per: count)) with subscribeLogged's site",
+                           + "\(formatNanoseconds(without, per: count)) without, \(formatNanoseconds(logged, per: count)) with subscribeLogged (2,000 each)",
                            holds: withStacks > 10 * without && logged < withStacks / 10)
         },
-        Scenario(id: "rx-subscribe-with", seed: "002", section: "subscribe(with:)",
-                 claim: "SluiceRx: subscribe(with:) holds its object weakly, keeps the chain running after it is gone and skips onDisposed; disposingWhenReleased ends it") {
+        Scenario(id: "rx-subscribe-with", topic: .rxSpellings,
+                 title: "subscribe(with:) holds its object weakly",
+                 code: #"""
+                 names.do(onNext: { _ in sent += 1 }).subscribe(with: header, onNext: { $0.title = $1 },
+                                                                onDisposed: { _ in ... }).disposed(by: bag)
+                 names.onNext("Ada"); header = nil; names.onNext("Grace"); names.onNext("Hopper")
+                 bag = DisposeBag()
+                 releasing.subscribe(with: optIn, disposingWhenReleased: true, onNext: { $0.title = $1 })
+                 optIn = nil
+                 """#,
+                 why: "The closures get the object through a weak reference and are skipped once it is gone, but "
+                     + "nothing disposes the subscription then, unless disposingWhenReleased: true asks for it.") {
             final class Header { var title = "" }
             let names = PublishSubject<String>()
             var sent = 0
@@ -127,12 +170,19 @@ func seed002RxScenarios() -> [Scenario] {
             optIn = nil
             releasing.onNext("Lovelace")
             withExtendedLifetime(ended) {}
-            return Outcome("header gone: \(weakHeader == nil); chain ran \(keptRunning) times; onDisposed calls \(disposedCalls); "
-                           + "opt-in variant still subscribed: \(releasing.hasObservers)",
+            return Outcome("header released: \(weakHeader == nil); the chain ran for \(keptRunning) of 3 elements, 2 sent after it went; onDisposed calls: \(disposedCalls); "
+                           + "the disposingWhenReleased subscription still there after its object went: \(releasing.hasObservers)",
                            holds: weakHeader == nil && keptRunning == 3 && disposedCalls == 0 && !releasing.hasObservers)
         },
-        Scenario(id: "rx-flat-map-latest", seed: "002", section: "Do not subscribe inside subscribe",
-                 claim: "SluiceRx: subscribing inside onNext leaves every query running; flatMapLatest keeps one, and disposing stops it") {
+        Scenario(id: "rx-flat-map-latest", topic: .rxSpellings,
+                 title: "flatMapLatest, not a subscribe inside subscribe",
+                 code: #"""
+                 ids.subscribe(onNext: { liveDetails($0).subscribe().disposed(by: bag) }).disposed(by: bag)
+                 let latest = selections.flatMapLatest { liveDetails($0) }.subscribe()
+                 latest.dispose()
+                 """#,
+                 why: "Each inner subscribe lives as long as the bag, so every query stays live; flatMapLatest disposes "
+                     + "the previous inner subscription when a new element comes, and disposing it disposes the current one.") {
             let running = Mutex(0)
             func liveDetails(_ id: Int) -> Observable<String> {
                 Observable.create { observer in
@@ -153,11 +203,19 @@ func seed002RxScenarios() -> [Scenario] {
             let switched = running.withLock { $0 }
             latest.dispose()
             let afterDispose = running.withLock { $0 }
-            return Outcome("nested: \(nested) running; flatMapLatest: \(switched) running, \(afterDispose) after dispose",
+            return Outcome("queries left running: subscribing inside onNext \(nested); flatMapLatest \(switched), and \(afterDispose) after dispose()",
                            holds: nested == 3 && switched == 1 && afterDispose == 0)
         },
-        Scenario(id: "rx-subject-observer", seed: "002", section: "Subscribing an observer, or a subject",
-                 claim: "SluiceRx: subscribing a subject to a finite source forwards the completion and ends the subject; a relay cannot complete") {
+        Scenario(id: "rx-subject-observer", topic: .rxSpellings,
+                 title: "A subject subscribed to a source takes its completion",
+                 code: #"""
+                 Observable.of(1, 2).subscribe(selection)    // selection: PublishSubject<Int>
+                 selection.onNext(3)
+                 Observable.of(1).bind(to: relay)            // relay: PublishRelay<Int>
+                 relay.accept(2)
+                 """#,
+                 why: "A subject is an observer, so it takes the source's completed event and ignores elements "
+                     + "after it; a relay has no completion, and bind(to:) passes it elements only.") {
             let selection = PublishSubject<Int>()
             var selected: [String] = []
             let watcher = selection.subscribe(onNext: { selected.append("\($0)") }, onCompleted: { selected.append("|") })
@@ -169,28 +227,40 @@ func seed002RxScenarios() -> [Scenario] {
             let relayBinding = Observable.of(1).bind(to: relay)
             relay.accept(2)
             withExtendedLifetime((watcher, binding, relayWatcher, relayBinding)) {}
-            return Outcome("subject: \(selected); relay: \(relayed)",
+            return Outcome("the subject's subscriber got \(selected) (onNext(3) was sent after the source completed it); the relay's got \(relayed)",
                            holds: selected == ["1", "2", "|"] && relayed == ["next(1)", "next(2)"])
         },
-        Scenario(id: "rx-bind-crash", seed: "002", section: "bind: subscribing when failure is a bug",
-                 claim: "SluiceRx: bind on a chain that fails stops a debug build with \"Binding error:\" (child process)") {
+        Scenario(id: "rx-bind-crash", topic: .rxSpellings,
+                 title: "bind on a chain that fails stops a debug build",
+                 code: #"""
+                 let parsed = Observable.of("1", "x").map { text -> Int in
+                     guard let number = Int(text) else { throw boom }
+                     return number
+                 }
+                 parsed.bind(onNext: { print($0) })
+                 """#,
+                 why: "bind is for chains that cannot fail, so an error reaching it is a programming "
+                     + "error: a debug build stops with \"Binding error:\", a release build prints it.") {
             let (status, output) = runChild("rx-bind-crash")
             let stopped = output.contains("Binding error: boom")
             #if DEBUG
-            return Outcome("child process exited with status \(status); \(stopped ? "it printed \"Binding error: boom\"" : "no binding error in its output")",
+            return Outcome("the child process exited with status \(status); \(stopped ? "it printed \"Binding error: boom\"" : "no binding error in its output")",
                            holds: status != 0 && stopped)
             #else
             return Outcome("a release build logs instead: status \(status), \(stopped ? "\"Binding error: boom\" printed" : "nothing printed")",
                            holds: status == 0 && stopped)
             #endif
         },
-    ]
-}
-
-func seed004RxScenarios() -> [Scenario] {
-    [
-        Scenario(id: "rx-observe-on", seed: "004", section: "observe(on:) moves everything below it",
-                 claim: "SluiceRx: observe(on:) moves what is below it; toBlocking runs the main run loop, so a hop back to MainScheduler completes") {
+        Scenario(id: "rx-observe-on", topic: .rxSpellings,
+                 title: "observe(on:) moves everything below it",
+                 code: #"""
+                 Observable.of(1).map(before)
+                     .observe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "decode")).map(decode)
+                     .observe(on: MainScheduler.instance).map(render)
+                     .toBlocking(timeout: 5).toArray()
+                 """#,
+                 why: "observe(on:) delivers each event to the operators below it on its scheduler; toBlocking "
+                     + "runs the main run loop while it waits, so the hop back to the main thread can complete.") {
             let trace = SignalLog()
             let values = try? Observable.of(1)
                 .map(rxTraced(trace, "before"))
@@ -199,11 +269,21 @@ func seed004RxScenarios() -> [Scenario] {
                 .observe(on: MainScheduler.instance)
                 .map(rxTraced(trace, "render"))
                 .toBlocking(timeout: 5).toArray()
-            return Outcome(trace.all.joined(separator: ", "),
+            return Outcome("where each step ran: " + trace.all.joined(separator: ", "),
                            holds: values == [1] && trace.all == ["before: main", "decode: decode", "render: main"])
         },
-        Scenario(id: "rx-subscribe-on", seed: "004", section: "subscribe(on:) moves the source",
-                 claim: "SluiceRx: subscribe(on:) moves the source's work; with several, the one closest to the source wins") {
+        Scenario(id: "rx-subscribe-on", topic: .rxSpellings,
+                 title: "subscribe(on:) moves the source; the innermost one wins",
+                 code: #"""
+                 source.map(mapBefore)
+                     .subscribe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "background"))
+                     .map(mapBetween)
+                     .observe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "other")).map(mapAfter)
+                     .subscribe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "ignored"))
+                     .toBlocking(timeout: 5).toArray()
+                 """#,
+                 why: "Subscribing travels up from the subscriber to the source, and each subscribe(on:) moves "
+                     + "the rest of that trip, so the one nearest the source decides where the source runs.") {
             let trace = SignalLog()
             let source = Observable<Int>.create { observer in
                 trace.append("create: \(rxQueue())")
@@ -219,12 +299,18 @@ func seed004RxScenarios() -> [Scenario] {
                 .map(rxTraced(trace, "map after"))
                 .subscribe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "ignored"))
                 .toBlocking(timeout: 5).toArray()
-            return Outcome(trace.all.joined(separator: ", "),
+            return Outcome("where each step ran: " + trace.all.joined(separator: ", "),
                            holds: trace.all == ["create: background", "map before: background",
                                                 "map between: background", "map after: other"])
         },
-        Scenario(id: "rx-main-scheduler", seed: "004", section: "MainScheduler.instance and asyncInstance",
-                 claim: "SluiceRx: MainScheduler.instance delivers before subscribe returns on the main thread; asyncInstance defers") {
+        Scenario(id: "rx-main-scheduler", topic: .rxSpellings,
+                 title: "MainScheduler.instance runs inline; asyncInstance defers",
+                 code: #"""
+                 Observable.of("x").observe(on: MainScheduler.instance).subscribe(onNext: { ... })
+                 Observable.of("x").observe(on: MainScheduler.asyncInstance).subscribe(onNext: { ... })
+                 """#,
+                 why: "MainScheduler.instance runs the work at once when already on the main thread "
+                     + "(it is UIScheduler.shared); asyncInstance always goes through the main queue.") {
             var immediate: [String] = []
             let a = Observable.of("x").observe(on: MainScheduler.instance).subscribe(onNext: { immediate.append($0) })
             let right = immediate
@@ -233,21 +319,38 @@ func seed004RxScenarios() -> [Scenario] {
             let before = deferred
             runMainLoop(for: 2, until: { deferred == ["x"] })
             withExtendedLifetime((a, b)) {}
-            return Outcome("instance: \(right) when subscribe returned; asyncInstance: \(before), then \(deferred)",
+            return Outcome("instance: \(right) when subscribe returned; asyncInstance: \(before) then, after a turn of the main run loop, \(deferred)",
                            holds: right == ["x"] && before.isEmpty && deferred == ["x"])
         },
-        Scenario(id: "rx-concurrent-order", seed: "004", section: "Order is preserved, even on a concurrent queue",
-                 claim: "SluiceRx: observe(on:) a ConcurrentDispatchQueueScheduler keeps 2,000 elements in order, 20 runs of 20") {
+        Scenario(id: "rx-concurrent-order", topic: .rxSpellings,
+                 title: "observe(on:) a concurrent scheduler keeps order",
+                 code: #"""
+                 Observable.from(Array(0..<2_000))
+                     .observe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+                     .toBlocking(timeout: 10).toArray()
+                 """#,
+                 why: "observe(on:) is Sluice's receive(on:), which keeps its own queue of pending "
+                     + "events and delivers one at a time, whichever scheduler runs them.") {
             let ordered = (0..<20).filter { _ in
                 let delivered = try? Observable.from(Array(0..<2_000))
                     .observe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
                     .toBlocking(timeout: 10).toArray()
                 return delivered == Array(0..<2_000)
             }.count
-            return Outcome("\(ordered) of 20 runs in order", holds: ordered == 20)
+            return Outcome("2,000 elements, 20 runs: \(ordered) of 20 in order", holds: ordered == 20)
         },
-        Scenario(id: "rx-hop-backlog", seed: "004", section: "What a hop costs, and what it hides",
-                 claim: "SluiceRx: a hop costs time per element, and hides a backlog: a fast producer finishes with most elements still queued") {
+        Scenario(id: "rx-hop-backlog", topic: .rxSpellings,
+                 title: "A hop costs time per element and hides a backlog",
+                 code: #"""
+                 Observable.range(start: 0, count: 100_000).toBlocking().last()
+                 Observable.range(start: 0, count: 100_000)
+                     .observe(on: SerialDispatchQueueScheduler(qos: .userInitiated)).toBlocking().last()
+                 readings.observe(on: SerialDispatchQueueScheduler(qos: .userInitiated))
+                     .subscribe(onNext: { _ in usleep(100) })
+                 for value in 0..<5_000 { readings.onNext(value) }
+                 """#,
+                 why: "Every element is queued and handed to another thread, and observe(on:) takes elements as fast "
+                     + "as they come, so a slow consumer's backlog grows in memory instead of slowing the producer.") {
             let count = 100_000
             let (without, with) = quickestSeconds({
                 _ = try? Observable.range(start: 0, count: count).toBlocking().last()
@@ -272,8 +375,17 @@ func seed004RxScenarios() -> [Scenario] {
                            + "\(handledWhenDone) of \(total) handled when the producer finished",
                            holds: with > without && handledWhenDone < total / 2)
         },
-        Scenario(id: "rx-isolation-crashes", seed: "004", section: "Swift 6: main-actor closures on background threads",
-                 claim: "SluiceRx: a main-actor onNext below observe(on:) and a main-actor create moved by subscribe(on:) each stop in the isolation check (child processes)") {
+        Scenario(id: "rx-isolation-crashes", topic: .rxSpellings,
+                 title: "Main-actor closures on a background thread stop the process",
+                 code: #"""
+                 Observable.of(1).observe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "work"))
+                     .subscribe(onNext: { lastValue = $0 })                   // in main-actor code
+                 Observable<Int>.create { observer in observer.onNext(1); return Disposables.create() }
+                     .subscribe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "background"))
+                     .subscribe()                                             // in main-actor code
+                 """#,
+                 why: "Closures written in main-actor code are main-actor isolated and Swift 6 checks that "
+                     + "when they run, here on the observe(on:) queue and on the subscribe(on:) queue.") {
             let results = ["rx-observe-on-crash", "rx-subscribe-on-crash"].map(runChild)
             let stopped = results.filter { $0.status != 0 && $0.output.contains("_swift_task_checkIsolated") }.count
             return Outcome("\(stopped) of 2 child processes stopped in _swift_task_checkIsolatedSwift "
@@ -283,7 +395,8 @@ func seed004RxScenarios() -> [Scenario] {
     ]
 }
 
-/// The tour's `--child` processes for these seeds; each is main-actor code, as the seeds' are.
+/// The tour's `--child` processes for the RxSwift scenarios; each is main-actor code, as a
+/// program's top-level code is.
 @MainActor
 func runRxChild(_ name: String) -> Never {
     switch name {
