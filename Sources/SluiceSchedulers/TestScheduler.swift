@@ -136,32 +136,15 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping () -> Void) -> Cancellable {
-        AnyCancellable(RepeatingAction(scheduler: self, entry: enqueue(at: date, interval: interval, action)))
-    }
-
-    /// What cancels a repeating action, for the `AnyCancellable` that `schedule` returns (so a
-    /// discarded result cancels at once, as Combine's schedulers' do).
-    ///
-    /// It holds the scheduler strongly: a weak reference gives the scheduler a side table, after
-    /// which every retain and release of it takes the runtime's slow path (a third of debounce's
-    /// time on this scheduler went there). So a kept cancellable keeps its scheduler, which holds
-    /// nothing but its actions. (Returning this object itself, cancelling in its deinit, saves an
-    /// allocation, but the result would no longer be an `AnyCancellable`, as combine-schedulers'
-    /// is.)
-    @usableFromInline
-    internal final class RepeatingAction: Cancellable {
-        @usableFromInline let scheduler: TestScheduler
-        @usableFromInline let entry: EntryHandle
-
-        @inlinable
-        init(scheduler: TestScheduler, entry: EntryHandle) {
-            self.scheduler = scheduler
-            self.entry = entry
-        }
-
-        @inlinable
-        func cancel() {
-            scheduler.cancelEntry(entry)
+        let entry = enqueue(at: date, interval: interval, action)
+        // The `AnyCancellable` itself carries the entry (so a discarded result cancels at once,
+        // as Combine's schedulers' do): no object of its own per action. It holds the scheduler
+        // strongly: a weak reference gives the scheduler a side table, after which every retain
+        // and release of it takes the runtime's slow path (a third of debounce's time on this
+        // scheduler went there). So a kept cancellable keeps its scheduler, which holds nothing
+        // but its actions. The cancel function captures nothing where this is specialised.
+        return AnyCancellable(object: self, place: CancelPlace(index: entry.slot, identifier: entry.id)) { scheduler, place in
+            unsafeDowncast(scheduler, to: TestScheduler.self).cancelEntry(EntryHandle(slot: place.index, id: place.identifier))
         }
     }
 

@@ -240,8 +240,8 @@ private func makeSweepCases() -> [SweepCase] { [
         scheduler.run()
         withExtendedLifetime(total) {}
     },
-    operation("debounce on TestScheduler", per: "value", expected: 3,
-              why: "the timer's action, the scheduler's repeating action and the AnyCancellable it returns") { count in
+    operation("debounce on TestScheduler", per: "value", expected: 2,
+              why: "the timer's action and the AnyCancellable the scheduler returns") { count in
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         var total = 0

@@ -171,7 +171,7 @@ extension Subscribers {
         /// `Cancellable` witness is the library's unspecialised code, and unspecialised code pays
         /// for generic metadata look-ups on every call.
         @usableFromInline
-        internal let cancelSpecialized: (AnyObject) -> Void
+        internal let cancelSpecialized: (AnyObject, CancelPlace) -> Void
 
         /// Initializes a sink with the provided closures.
         @inlinable
@@ -189,7 +189,7 @@ extension Subscribers {
                       receiveValue: consuming @escaping (Input) -> Void, site: SubscriberSite?) {
             // Moved, not copied: a copy is a retain and a release of each closure's context.
             closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
-            cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
+            cancelSpecialized = { sink, _ in unsafeDowncast(sink, to: Sink.self).cancelSubscription() }
             self.site = site
             if let site, SubscriberRegistry.isTracking {
                 trackingID.store(SubscriberRegistry.beginTracking(subscriber: "Sink", site: site), ordering: .relaxed)
@@ -282,7 +282,7 @@ extension Subscribers {
         /// Cancels the subscription and releases the closures.
         @inlinable
         public func cancel() {
-            cancelSpecialized(self)
+            cancelSpecialized(self, CancelPlace())
         }
 
         @inlinable
