@@ -55,6 +55,11 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
     package var targets: [SubjectTargetBase<Output, Failure>] = []
     @usableFromInline @exclusivity(unchecked)
     package var completion: Subscribers.Completion<Failure>?
+    /// Set under the lock when the completion is dispatched, which may be after `completion` is
+    /// set: a completion sent while another thread delivers waits in `pending` behind the
+    /// values sent before it.
+    @usableFromInline @exclusivity(unchecked)
+    package var completionDispatched = false
     @usableFromInline @exclusivity(unchecked)
     package var upstreamSubscriptions: [Subscription] = []
     /// Whether upstream subscriptions are asked for `.unlimited` as soon as they arrive
@@ -154,12 +159,15 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         var stale: [SubjectTargetBase<Output, Failure>] = []
         let result = lock.locked { () -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool) in
             let values = replayBuffer.elements
-            conduit.seedReplay(values, completion: completion)
-            if completion == nil {
+            // Until the completion is dispatched, values sent before it may still be queued:
+            // the subscriber is listed, to receive them, and the completion reaches it after them.
+            let completed = completionDispatched ? completion : nil
+            conduit.seedReplay(values, completion: completed)
+            if completed == nil {
                 targetsWillChangeLocked(releasing: &stale)
                 targets.append(conduit)
             }
-            return (completion, values.isEmpty)
+            return (completed, values.isEmpty)
         }
         withExtendedLifetime(stale) {}
         if result.completion != nil, result.backlogIsEmpty {
@@ -168,10 +176,15 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         return result
     }
 
-    /// Records a value being dispatched, for later subscribers; the value pushed out is
-    /// returned through `evicted` so that it is released after unlocking.
+    /// Records an event being dispatched (with the lock held, in the critical section that
+    /// takes the list it goes to): a completion as dispatched, a value for later subscribers;
+    /// the value pushed out is returned through `evicted` so that it is released after unlocking.
     @inlinable
-    package func recordForReplayLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
+    package func recordDispatchLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
+        if case .completion = event {
+            completionDispatched = true
+            return
+        }
         guard replayCapacity > 0, case .value(let value) = event else { return }
         replayBuffer.append(value)
         if replayBuffer.count > replayCapacity {
@@ -357,11 +370,11 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
                     guard owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged else {
                         continue
                     }
-                    recordForReplayLocked(event, evicted: &evicted)
+                    recordDispatchLocked(event, evicted: &evicted)
                     return (true, true, self.targets)
                 }
                 if current & ~Self.queuedBit == me {
-                    recordForReplayLocked(event, evicted: &evicted)
+                    recordDispatchLocked(event, evicted: &evicted)
                     return (true, false, self.targets)
                 }
                 if owner.compareExchange(expected: current, desired: current | Self.queuedBit,
@@ -407,7 +420,7 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
                     return nil
                 }
                 let event = pending.removeFirst()
-                recordForReplayLocked(event, evicted: &evicted)
+                recordDispatchLocked(event, evicted: &evicted)
                 return (event, self.targets)
             }
             withExtendedLifetime((evicted, stale)) {}
