@@ -218,18 +218,19 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
 
     // MARK: Timers
 
-    /// Stores a timer the operator has just scheduled (outside the lock) in `timer`, unless
-    /// `isCurrent`, checked under the lock, says it is already stale: the link has ended, or the
-    /// timer has fired or been superseded meanwhile, and a stored repeating timer would go on
-    /// firing every interval. Whichever timer comes out, the one replaced or the stale one, is
-    /// cancelled after unlocking.
+    /// Stores a timer the operator has just scheduled (outside the lock): `store`, run under the
+    /// lock while the link is live, swaps it into the operator's timer slot
+    /// (``ScheduledTimer/exchange(_:)``) unless the operator's state says it is already stale
+    /// (it has fired or been superseded meanwhile, and a stored repeating timer would go on
+    /// firing every interval). Whichever timer comes out, the one replaced or the stale one, is
+    /// cancelled after unlocking. The slot is reached only inside `store`, under the lock: an
+    /// `inout` argument would be an access to it for the whole call, lock or not.
     @inlinable
-    package func install(_ newTimer: consuming Cancellable, in timer: inout ScheduledTimer,
-                         ifCurrent isCurrent: () -> Bool) {
+    package func install(_ newTimer: consuming Cancellable, store: (inout Cancellable) -> Void) {
         var outgoing = newTimer
         lock.locked {
-            guard isUpstreamLive, isCurrent() else { return }
-            swap(&outgoing, &timer.held)
+            guard isUpstreamLive else { return }
+            store(&outgoing)
         }
         outgoing.cancel()
     }

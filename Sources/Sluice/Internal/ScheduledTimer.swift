@@ -16,6 +16,12 @@ package struct ScheduledTimer {
         held = NothingScheduled()
     }
 
+    /// Swaps `other` in, handing the timer held until now out through it.
+    @inlinable
+    package mutating func exchange(_ other: inout Cancellable) {
+        swap(&other, &held)
+    }
+
     /// Hands the timer over (to cancel after unlocking), leaving none.
     @inlinable
     package mutating func take() -> Cancellable {

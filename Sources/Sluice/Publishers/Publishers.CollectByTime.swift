@@ -123,7 +123,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
                                           tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
             self?.closeWindow()
         }
-        delivery.install(newTimer, in: &timer) { true }
+        delivery.install(newTimer) { timer.exchange(&$0) }
         downstream.receive(subscription: self)
         if count == nil {
             subscription.request(.unlimited)

@@ -108,7 +108,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
                                           options: publisher.options) { self.fire(current) }
         // The timer may already have fired (a concurrent queue, a short due time), and the value
         // is then no longer pending: the timer is cancelled instead of stored.
-        delivery.install(newTimer, in: &timer) { pending?.generation == current }
+        delivery.install(newTimer) { if pending?.generation == current { timer.exchange(&$0) } }
         return .none
     }
 

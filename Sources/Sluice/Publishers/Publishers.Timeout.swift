@@ -116,7 +116,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
         let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval),
                                           interval: publisher.interval, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { self.timedOut(current) }
-        delivery.install(newTimer, in: &timer) { generation == current }
+        delivery.install(newTimer) { if generation == current { timer.exchange(&$0) } }
     }
 
     @inlinable
