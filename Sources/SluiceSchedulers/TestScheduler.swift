@@ -81,6 +81,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// How many actions have been run; the number of the one running now.
     @usableFromInline @exclusivity(unchecked) internal var actionsRun = 0
     @usableFromInline @exclusivity(unchecked) internal var running: Running?
+    /// `currentTime`'s bits, written with it under the lock, when the time type is a plain
+    /// 8-byte value (``timeIsOneWord``): `now` then reads the clock without the lock.
+    @usableFromInline internal let currentTimeBits = Atomic<UInt64>(0)
     /// Tasks that run on this scheduler (as their executor) and sleepers on its clock; see
     /// TestScheduler+Clock.swift.
     @usableFromInline
@@ -97,12 +100,35 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public init(now: SchedulerTimeType) {
         currentTime = now
         origin = now
+        setCurrentTimeLocked(now)
+    }
+
+    /// Whether the time type is a plain 8-byte value (the time types of `DispatchQueue`,
+    /// `RunLoop` and `OperationQueue` are), which ``currentTimeBits`` can hold.
+    @inlinable
+    internal static var timeIsOneWord: Bool {
+        _isPOD(SchedulerTimeType.self) && MemoryLayout<SchedulerTimeType>.size == MemoryLayout<UInt64>.size
+    }
+
+    /// Moves the clock; call with the lock held.
+    @inlinable
+    internal func setCurrentTimeLocked(_ time: SchedulerTimeType) {
+        currentTime = time
+        if Self.timeIsOneWord {
+            currentTimeBits.store(unsafeBitCast(time, to: UInt64.self), ordering: .releasing)
+        }
     }
 
     /// The scheduler's current virtual time.
+    ///
+    /// Read without the lock for the usual time types (an operator such as `debounce` reads it
+    /// for every value).
     @inlinable
     public var now: SchedulerTimeType {
-        lock.locked { currentTime }
+        if Self.timeIsOneWord {
+            return unsafeBitCast(currentTimeBits.load(ordering: .acquiring), to: SchedulerTimeType.self)
+        }
+        return lock.locked { currentTime }
     }
 
     /// Zero: virtual time is exact.
@@ -197,32 +223,27 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping () -> Void) -> Cancellable {
-        AnyCancellable(RepeatingAction(scheduler: self, entry: enqueue(at: date, interval: interval, action)))
+        let entry = enqueue(at: date, interval: interval, action)
+        // The `AnyCancellable` itself carries the entry (so a discarded result cancels at once,
+        // as Combine's schedulers' do): no object of its own per action. It holds the scheduler
+        // strongly: a weak reference gives the scheduler a side table, after which every retain
+        // and release of it takes the runtime's slow path (a third of debounce's time on this
+        // scheduler went there). So a kept cancellable keeps its scheduler, which holds nothing
+        // but its actions. The cancel function captures nothing where this is specialised.
+        return AnyCancellable(object: self, place: CancelPlace(index: entry.slot, identifier: entry.id)) { scheduler, place in
+            unsafeDowncast(scheduler, to: TestScheduler.self).cancelEntry(EntryHandle(slot: place.index, id: place.identifier))
+        }
     }
 
-    /// What cancels a repeating action, for the `AnyCancellable` that `schedule` returns (so a
-    /// discarded result cancels at once, as Combine's schedulers' do).
-    ///
-    /// It holds the scheduler strongly: a weak reference gives the scheduler a side table, after
-    /// which every retain and release of it takes the runtime's slow path (a third of debounce's
-    /// time on this scheduler went there). So a kept cancellable keeps its scheduler, which holds
-    /// nothing but its actions. (Returning this object itself, cancelling in its deinit, was
-    /// slower: a deinit is not specialised for the scheduler's time type.)
+    /// An action taken out of its slot under the lock, to be let go of after unlocking. A
+    /// structure, because `withExtendedLifetime` of a bare closure re-abstracts it, an
+    /// allocation per cancel.
     @usableFromInline
-    internal final class RepeatingAction: Cancellable {
-        @usableFromInline let scheduler: TestScheduler
-        @usableFromInline let entry: EntryHandle
+    internal struct DroppedAction {
+        @usableFromInline var action: () -> Void = {}
 
         @inlinable
-        init(scheduler: TestScheduler, entry: EntryHandle) {
-            self.scheduler = scheduler
-            self.entry = entry
-        }
-
-        @inlinable
-        func cancel() {
-            scheduler.cancelEntry(entry)
-        }
+        init() {}
     }
 
     /// Identifies a queued action: its slot, and the identifier that tells it from a later
@@ -276,15 +297,14 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         // The action is dropped now, outside the lock, so what it captures (often the
         // subscription that scheduled it) is released at the cancel, not when the entry comes
         // to the front of the queue. (Set inside the lock, not returned: see `popDue`.)
-        var dropped: (() -> Void)?
+        var dropped = DroppedAction()
         lock.locked {
             // Moved out and back rather than read in place: reading the action through the
             // optional copied it, a retain and a release per cancel.
             guard var slot = slots[handle.slot].take() else { return }
             if slot.id == handle.id {
                 slot.cancelled = true
-                dropped = slot.action
-                slot.action = {}
+                swap(&dropped.action, &slot.action)
             }
             slots[handle.slot] = slot
         }
@@ -300,7 +320,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// no such task is ready to run.
     @inlinable
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
-        advance(until: lock.locked { currentTime.advanced(by: stride) })
+        advance(until: now.advanced(by: stride))
     }
 
     /// Advances the clock to `instant`, running every action due up to and including it. An
@@ -470,7 +490,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     break
                 }
                 queue.removeFirst()
-                currentTime = Swift.max(currentTime, first.due)
+                if currentTime < first.due { setCurrentTimeLocked(first.due) }
                 guard let interval = slot.interval else {
                     freeSlots.append(first.slot)
                     actionsRun += 1
@@ -500,7 +520,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                 return
             }
             running = nil
-            if let limit { currentTime = Swift.max(currentTime, limit) }
+            if let limit, currentTime < limit { setCurrentTimeLocked(limit) }
         }
         if let stalled {
             reportStalled(interval: stalled.interval)

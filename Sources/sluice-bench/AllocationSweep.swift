@@ -221,12 +221,36 @@ private func makeSweepCases() -> [SweepCase] { [
         withExtendedLifetime(total) {}
     },
 
+    // A subject's subscriber: the subject's subscription is also its list entry.
+    operation("PassthroughSubject.map.filter.sink subscribe and cancel", per: "subscription", expected: 2,
+              why: "the sink and the subject's subscription") { count in
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        for _ in 0..<count {
+            subject.map { $0 &* 2 }.filter { $0 % 3 == 0 }.sink { total &+= $0 }.cancel()
+        }
+        withExtendedLifetime(total) {}
+    },
+
     // Virtual time and SluiceRx.
     operation("TestScheduler schedule and run", per: "action", expected: 0) { count in
         let scheduler = DispatchQueue.test
         var total = 0
         for _ in 0..<count { scheduler.schedule { total &+= 1 } }
         scheduler.run()
+        withExtendedLifetime(total) {}
+    },
+    operation("debounce on TestScheduler", per: "value", expected: 2,
+              why: "the timer's action and the AnyCancellable the scheduler returns") { count in
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        let cancellable = subject.debounce(for: .milliseconds(10), scheduler: scheduler).sink { total &+= $0 }
+        for value in 0..<count {
+            subject.send(value)
+            scheduler.advance(by: .milliseconds(10))
+        }
+        cancellable.cancel()
         withExtendedLifetime(total) {}
     },
     operation("Observable.from(array).subscribe(onNext:)", per: "value", expected: 1,

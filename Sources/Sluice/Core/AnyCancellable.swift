@@ -22,15 +22,22 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     internal var cancelClosure: (() -> Void)?
     @usableFromInline @exclusivity(unchecked)
     internal var cancelObject: AnyObject?
-    /// How to cancel `cancelObject` (a function with no context: nothing to release).
+    /// How to cancel `cancelObject` (a function with no context: nothing to release), given
+    /// `cancelPlace`.
     @usableFromInline
-    internal let cancelObjectWith: ((AnyObject) -> Void)?
+    internal let cancelObjectWith: ((AnyObject, CancelPlace) -> Void)?
+    /// Which of `cancelObject`'s activities to cancel, for an object that keeps many (a test
+    /// scheduler's queued action): two plain words, so that such a cancellable needs no object
+    /// of its own to carry them.
+    @usableFromInline
+    internal let cancelPlace: CancelPlace
 
     /// Initializes the cancellable object with the given cancel-time closure.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
         cancelClosure = cancel
         cancelObjectWith = nil
+        cancelPlace = CancelPlace()
     }
 
     /// Initializes the cancellable object with the given cancellable, cancelling it when this one
@@ -41,13 +48,17 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         // class, as nothing was for the existential this replaces.
         cancelClosure = { canceller.cancel() }
         cancelObjectWith = nil
+        cancelPlace = CancelPlace()
     }
 
-    /// Cancels `object` with `cancel`, which must be its own specialised cancel.
+    /// Cancels `object` with `cancel`, which must be its own specialised cancel, handing it
+    /// `place` (what in `object` to cancel, if it keeps more than one activity).
     @inlinable
-    internal init(object: AnyObject, cancel: @escaping (AnyObject) -> Void) {
+    package init(object: AnyObject, place: CancelPlace = CancelPlace(),
+                 cancel: @escaping (AnyObject, CancelPlace) -> Void) {
         cancelObject = object
         cancelObjectWith = cancel
+        cancelPlace = place
     }
 
     deinit {
@@ -69,7 +80,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @inlinable
     internal func cancelOnce() {
         if let object = cancelObject.take() {
-            cancelObjectWith?(object)
+            cancelObjectWith?(object, cancelPlace)
         } else if let cancel = cancelClosure.take() {
             cancel()
         }
@@ -97,5 +108,21 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+/// Which of an object's activities an ``AnyCancellable`` cancels (``AnyCancellable/init(object:place:cancel:)``):
+/// an index and an identifier that tells the activity from a later one at the same index.
+@usableFromInline
+package struct CancelPlace: Sendable {
+    @usableFromInline
+    package let index: Int
+    @usableFromInline
+    package let identifier: UInt64
+
+    @inlinable
+    package init(index: Int = 0, identifier: UInt64 = 0) {
+        self.index = index
+        self.identifier = identifier
     }
 }

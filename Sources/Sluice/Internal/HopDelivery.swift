@@ -145,7 +145,7 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// non-zero demand the downstream returns for each value.
     @inlinable
     package func deliverNext(requestingMore: (Subscribers.Demand) -> Void = { _ in }) {
-        var next = lock.locked { () -> (Downstream, Event)? in
+        let next = lock.locked { () -> (Downstream, Event)? in
             if delivering {
                 owed += 1
                 return nil
@@ -154,6 +154,54 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
             delivering = true
             return (downstream, event)
         }
+        keepDelivering(next, requestingMore: requestingMore)
+    }
+
+    /// What becomes of an event handed over by ``handOverLocked(_:)``.
+    @usableFromInline
+    package enum HandOver {
+        /// Nothing was queued or being delivered: the caller delivers it at once (see
+        /// ``complete(_:requestingMore:)``).
+        case deliverNow(Downstream, Event)
+        /// Queued behind others, to be delivered as after ``enqueueLocked(_:)``.
+        case queued
+        /// Refused, after a completion was queued or after `cancel()`.
+        case refused
+    }
+
+    /// ``enqueueLocked(_:)`` for an operator whose scheduled action hands over its own event
+    /// (debounce's timer): when nothing is queued or being delivered, the event is taken for
+    /// delivery at once rather than queued and popped again in a second critical section.
+    @inlinable
+    package func handOverLocked(_ event: Event) -> HandOver {
+        guard !delivering, queue.isEmpty, let downstream, !completionQueued else {
+            return enqueueLocked(event) ? .queued : .refused
+        }
+        if case .completion = event { completionQueued = true }
+        delivering = true
+        return .deliverNow(downstream, event)
+    }
+
+    /// After unlocking, carries out what ``handOverLocked(_:)`` decided: delivers the event it
+    /// took, then whatever `deliverNext` would after it (debts left by actions that ran
+    /// meanwhile), or has the queue delivered.
+    @inlinable
+    package func complete(_ handOver: consuming HandOver, requestingMore: (Subscribers.Demand) -> Void = { _ in }) {
+        switch consume handOver {
+        case .deliverNow(let downstream, let event):
+            keepDelivering((downstream, event), requestingMore: requestingMore)
+        case .queued:
+            deliverNext(requestingMore: requestingMore)
+        case .refused:
+            break
+        }
+    }
+
+    /// Delivers `first`, if any, then the events owed to actions that found this one
+    /// delivering, until none is owed; then lets go of `delivering`.
+    @inlinable
+    package func keepDelivering(_ first: (Downstream, Event)?, requestingMore: (Subscribers.Demand) -> Void) {
+        var next = first
         while let (downstream, event) = next {
             deliver(event, to: downstream, requestingMore: requestingMore)
             next = lock.locked { () -> (Downstream, Event)? in
@@ -166,6 +214,25 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
                 return (downstream, event)
             }
         }
+    }
+
+    // MARK: Timers
+
+    /// Stores a timer the operator has just scheduled (outside the lock): `store`, run under the
+    /// lock while the link is live, swaps it into the operator's timer slot
+    /// (``ScheduledTimer/exchange(_:)``) unless the operator's state says it is already stale
+    /// (it has fired or been superseded meanwhile, and a stored repeating timer would go on
+    /// firing every interval). Whichever timer comes out, the one replaced or the stale one, is
+    /// cancelled after unlocking. The slot is reached only inside `store`, under the lock: an
+    /// `inout` argument would be an access to it for the whole call, lock or not.
+    @inlinable
+    package func install(_ newTimer: consuming Cancellable, store: (inout Cancellable) -> Void) {
+        var outgoing = newTimer
+        lock.locked {
+            guard isUpstreamLive else { return }
+            store(&outgoing)
+        }
+        outgoing.cancel()
     }
 
     // MARK: Batched delivery (receive(on:))

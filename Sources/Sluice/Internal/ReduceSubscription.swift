@@ -7,23 +7,36 @@ package enum ReduceStep<Failure: Error> {
     case finish
     /// Stop the upstream and fail.
     case fail(Failure)
+
+    /// The step `body` decides, or a failure with what it throws. Only the `try` operators'
+    /// closures throw, and their `Failure` is `Error`.
+    @inlinable
+    @inline(__always)
+    package static func catching(_ body: () throws -> ReduceStep) -> ReduceStep {
+        do {
+            return try body()
+        } catch {
+            return .fail(error as! Failure)
+        }
+    }
 }
 
 /// The logic of an operator that consumes its whole upstream and publishes at most one result
 /// (`reduce`, `count`, `collect()`, `min`, `first`, `last`, `contains`, `allSatisfy`, ...).
 /// Touched only from `receive(_:)` and, once the upstream is done, from completion; both are
 /// serial, so it needs no lock.
+///
+/// Its `Failure` is the upstream's, or `Error` for a `try` operator.
 @usableFromInline
 package protocol ReduceLogic {
-    associatedtype Input
+    associatedtype Upstream: Publisher
     associatedtype Output
-    associatedtype UpstreamFailure: Error
     associatedtype Failure: Error
 
     /// The subscription's description, as Combine names it ("Reduce", "Count", ...).
     var name: String { get }
 
-    mutating func receive(_ input: Input) -> ReduceStep<Failure>
+    mutating func receive(_ input: Upstream.Output) -> ReduceStep<Failure>
 
     /// The value to publish when the stream ends, if any.
     var result: Output? { get }
@@ -36,7 +49,7 @@ package protocol ReduceLogic {
     /// `nil` keeps the standard set.
     var mirrorChildren: [(label: String, value: Any)]? { get }
 
-    func convert(_ failure: UpstreamFailure) -> Failure
+    func convert(_ failure: Upstream.Failure) -> Failure
 
     /// Whether `receive(_:)` calls user code (a closure, or an `Equatable`/`Comparable`
     /// conformance), which may re-enter the subscription. Default `true`.
@@ -52,6 +65,12 @@ extension ReduceLogic {
 
     @inlinable
     package var mirrorChildren: [(label: String, value: Any)]? { nil }
+
+    /// The upstream's failure as this operator's: the same type, or `Error`.
+    @inlinable
+    package func convert(_ failure: Upstream.Failure) -> Failure {
+        failure as! Failure
+    }
 }
 
 /// One subscription class for every ``ReduceLogic`` operator, with Combine's demand behaviour:
@@ -70,9 +89,9 @@ package final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogi
     where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure
 {
     @usableFromInline
-    package typealias Input = Logic.Input
+    package typealias Input = Logic.Upstream.Output
     @usableFromInline
-    package typealias Failure = Logic.UpstreamFailure
+    package typealias Failure = Logic.Upstream.Failure
 
     @usableFromInline
     package enum State {
@@ -319,14 +338,4 @@ package final class ReduceSubscription<Downstream: Subscriber, Logic: ReduceLogi
             "status": statusDescription,
         ])
     }
-}
-
-extension ReduceLogic where UpstreamFailure == Failure {
-    @inlinable
-    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
-}
-
-extension ReduceLogic where Failure == Error {
-    @inlinable
-    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
 }

@@ -6,6 +6,12 @@
 /// (`if case`, a `switch`, even in a mutating method) copied it through the runtime's value
 /// witnesses, measured at a tenth of the instructions of subscribing `Just.map.sink`. The phase
 /// is a byte, read in place.
+///
+/// The subscription is held as a plain existential, with ``NoSubscription`` standing in when
+/// there is none, not as `Subscription?`: `Optional` of an existential is itself an enum with an
+/// existential payload, and every destroy of one (a local going out of scope, an assignment over
+/// it) went through `Optional`'s generic value witness, about 200 instructions each, three of
+/// them per cancel of a sink. A plain existential is destroyed by one call to its type's witness.
 @usableFromInline
 package struct SubscriptionStatus: CustomStringConvertible {
     @usableFromInline
@@ -22,21 +28,24 @@ package struct SubscriptionStatus: CustomStringConvertible {
 
     @usableFromInline
     package var phase: Phase
-    /// The upstream's subscription while `subscribed`, and `nil` in the other phases. Spelled
-    /// `Optional<…>`: a `T?` variable starts as `nil` before the initializer runs, which turns
-    /// the initializer's store into an assignment through the runtime's value witnesses.
+    /// The upstream's subscription while `subscribed`, and ``NoSubscription`` in the other
+    /// phases.
     @usableFromInline
-    package var subscription: Optional<Subscription>
+    package var held: Subscription
 
     @inlinable
     package init(phase: Phase, subscription: Subscription?) {
         self.phase = phase
-        self.subscription = subscription
+        if let subscription {
+            self.held = subscription
+        } else {
+            self.held = NoSubscription()
+        }
     }
 
     @inlinable
     package static var awaitingSubscription: SubscriptionStatus {
-        SubscriptionStatus(phase: .awaitingSubscription, subscription: nil)
+        SubscriptionStatus(phase: .awaitingSubscription)
     }
 
     @inlinable
@@ -46,7 +55,19 @@ package struct SubscriptionStatus: CustomStringConvertible {
 
     @inlinable
     package static var terminal: SubscriptionStatus {
-        SubscriptionStatus(phase: .terminal, subscription: nil)
+        SubscriptionStatus(phase: .terminal)
+    }
+
+    @inlinable
+    internal init(phase: Phase) {
+        self.phase = phase
+        self.held = NoSubscription()
+    }
+
+    /// The upstream's subscription while `subscribed`.
+    @inlinable
+    package var subscription: Subscription? {
+        phase == .subscribed ? held : nil
     }
 
     @inlinable
@@ -64,7 +85,7 @@ package struct SubscriptionStatus: CustomStringConvertible {
     package mutating func accept(_ subscription: Subscription) -> Bool {
         guard phase == .awaitingSubscription else { return false }
         phase = .subscribed
-        self.subscription = subscription
+        held = subscription
         return true
     }
 
@@ -82,8 +103,20 @@ package struct SubscriptionStatus: CustomStringConvertible {
     /// it, or just lets it go, after unlocking (nothing is released under a lock).
     @inlinable
     package mutating func end() -> Subscription? {
+        let wasSubscribed = phase == .subscribed
+        let taken = endTakingSubscription()
+        return wasSubscribed ? taken : nil
+    }
+
+    /// `end()` without an `Optional`: hands over the subscription, or ``NoSubscription`` if there
+    /// was none, whose `cancel()` does nothing. For the paths that cancel what they take (a
+    /// sink's cancel), where an `Optional` would be destroyed through the generic witness.
+    @inlinable
+    package mutating func endTakingSubscription() -> Subscription {
         phase = .terminal
-        return subscription.take()
+        var taken: Subscription = NoSubscription()
+        swap(&taken, &held)
+        return taken
     }
 
     /// As the enum it stands for would print: `awaitingSubscription`, `subscribed(…)`,
@@ -92,9 +125,29 @@ package struct SubscriptionStatus: CustomStringConvertible {
     package var description: String {
         switch phase {
         case .awaitingSubscription: return "awaitingSubscription"
-        case .subscribed: return "subscribed(\(subscription.map { String(describing: $0) } ?? ""))"
+        case .subscribed: return "subscribed(\(String(describing: held)))"
         case .terminal: return "terminal"
         }
+    }
+}
+
+/// What ``SubscriptionStatus`` holds when it holds no subscription: requests and cancels do
+/// nothing. A structure with no fields, so holding one allocates nothing and destroying one
+/// releases nothing.
+@usableFromInline
+package struct NoSubscription: Subscription {
+    @inlinable
+    package init() {}
+
+    @inlinable
+    package func request(_ demand: Subscribers.Demand) {}
+
+    @inlinable
+    package func cancel() {}
+
+    @inlinable
+    package var combineIdentifier: CombineIdentifier {
+        Subscriptions.empty.combineIdentifier
     }
 }
 

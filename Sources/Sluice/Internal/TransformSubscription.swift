@@ -11,24 +11,36 @@ package enum TransformStep<Output, Failure: Error> {
     case finish
     /// Cancel the upstream and fail.
     case fail(Failure)
+
+    /// The step `body` decides, or a failure with what it throws. Only the `try` operators'
+    /// closures throw, and their `Failure` is `Error`.
+    @inlinable
+    @inline(__always)
+    package static func catching(_ body: () throws -> TransformStep) -> TransformStep {
+        do {
+            return try body()
+        } catch {
+            return .fail(error as! Failure)
+        }
+    }
 }
 
 /// The per-value logic of an operator that keeps its own subscription object (a `try` operator,
 /// or one that can end the stream early). The logic's state is touched only from
-/// `receive(_:)`, which the upstream calls serially, so it needs no lock.
+/// `receive(_:)`, which the upstream calls serially, so it needs no lock. Its `Failure` is the
+/// upstream's, or `Error` for a `try` operator.
 @usableFromInline
 package protocol ValueTransform {
-    associatedtype Input
+    associatedtype Upstream: Publisher
     associatedtype Output
-    associatedtype UpstreamFailure: Error
     associatedtype Failure: Error
 
     /// The subscription's description, as Combine names it ("TryMap", "CompactMap", ...).
     var name: String { get }
 
-    mutating func receive(_ input: Input) -> TransformStep<Output, Failure>
+    mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Failure>
 
-    func convert(_ failure: UpstreamFailure) -> Failure
+    func convert(_ failure: Upstream.Failure) -> Failure
 
     /// What Combine's operator does with signals that arrive before the upstream's
     /// subscription (default `.trap`).
@@ -63,16 +75,12 @@ extension ValueTransform {
     package func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] {
         [(label: "downstream", value: downstream as Any)]
     }
-}
 
-extension ValueTransform where UpstreamFailure == Failure {
+    /// The upstream's failure as this operator's: the same type, or `Error`.
     @inlinable
-    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
-}
-
-extension ValueTransform where Failure == Error {
-    @inlinable
-    package func convert(_ failure: UpstreamFailure) -> Failure { failure }
+    package func convert(_ failure: Upstream.Failure) -> Failure {
+        failure as! Failure
+    }
 }
 
 /// One subscription class for every operator built on a ``ValueTransform``: it sits between the
@@ -84,9 +92,9 @@ package final class TransformSubscription<Downstream: Subscriber, Transform: Val
     where Downstream.Input == Transform.Output, Downstream.Failure == Transform.Failure
 {
     @usableFromInline
-    package typealias Input = Transform.Input
+    package typealias Input = Transform.Upstream.Output
     @usableFromInline
-    package typealias Failure = Transform.UpstreamFailure
+    package typealias Failure = Transform.Upstream.Failure
 
     @usableFromInline
     package var transform: Transform

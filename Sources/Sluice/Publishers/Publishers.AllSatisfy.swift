@@ -26,7 +26,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Upstream.Failure {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: AllSatisfyCheck<Upstream, Upstream.Failure>(name: "AllSatisfy", predicate: predicate)))
+                logic: BooleanSearch<Upstream, Upstream.Failure>(
+                    name: "AllSatisfy", decisive: false, predicate: predicate)))
         }
     }
 
@@ -57,56 +58,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Error {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: AllSatisfyCheck<Upstream, Error>(name: "TryAllSatisfy", predicate: predicate)))
+                logic: BooleanSearch<Upstream, Error>(name: "TryAllSatisfy", decisive: false, predicate: predicate)))
         }
-    }
-}
-
-/// `allSatisfy` and `tryAllSatisfy`: finish with `false` at the first element that fails.
-@usableFromInline
-internal struct AllSatisfyCheck<Upstream: Publisher, Failure: Error>: ReduceLogic {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias Output = Bool
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-
-    @usableFromInline
-    internal let name: String
-    @usableFromInline
-    internal let predicate: (Input) throws -> Bool
-    @usableFromInline
-    internal var satisfied = true
-
-    @inlinable
-    internal init(name: String, predicate: @escaping (Input) throws -> Bool) {
-        self.name = name
-        self.predicate = predicate
-    }
-
-    @inlinable
-    internal var result: Bool? { satisfied }
-
-    @inlinable
-    internal var initial: Bool? { true }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
-        do {
-            if try predicate(input) { return .proceed }
-            satisfied = false
-            return .finish
-        } catch {
-            // Only TryAllSatisfy's closure throws, and its Failure is `Error`.
-            return .fail(error as! Failure)
-        }
-    }
-
-    @inlinable
-    internal func convert(_ failure: Upstream.Failure) -> Failure {
-        // Failure is either Upstream.Failure or Error.
-        failure as! Failure
     }
 }
 

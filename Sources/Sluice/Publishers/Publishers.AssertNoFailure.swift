@@ -41,7 +41,7 @@ extension Publishers.AssertNoFailure {
     /// Passes the upstream's subscription, values and finish straight through; a failure stops
     /// the program with `"<prefix>: <error>"` (just the error when the prefix is empty).
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Upstream.Output, Downstream.Failure == Never
     {
         @usableFromInline
@@ -66,11 +66,6 @@ extension Publishers.AssertNoFailure {
             self.prefix = prefix
             self.file = file
             self.line = line
-        }
-
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
         }
 
         @inlinable

@@ -85,11 +85,11 @@ extension Publishers {
 }
 
 /// The subscription of `catch` and `tryCatch`: subscribed to the upstream first and, after the
-/// upstream fails, to the handler's publisher (through ``Recovery``). It tracks the downstream's
+/// upstream fails, to the handler's publisher (through a ``SideSubscriber``). It tracks the downstream's
 /// outstanding demand itself, because that demand has to be handed to the new publisher.
 @usableFromInline
 internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, DescribedByName, @unchecked Sendable
+    Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output
 {
     @usableFromInline
@@ -235,7 +235,7 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
         case .recover(let error):
             switch handler(error) {
             case .success(let publisher):
-                publisher.receive(subscriber: Recovery(parent: self))
+                publisher.receive(subscriber: SideSubscriber(sharingIdentityOf: self, key: ()))
             case .failure(let thrown):
                 let previous = lock.locked { () -> State in
                     guard case .recovering = state else { return .terminal }
@@ -252,7 +252,7 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
     // MARK: From the handler's publisher
 
     @inlinable
-    internal func recoveryReceive(subscription: Subscription) {
+    internal func receive(subscription: Subscription, from _: Void) {
         let pending = lock.locked { () -> Subscribers.Demand? in
             guard case .recovering(let downstream) = state else { return nil }
             state = .recovered(subscription, downstream)
@@ -268,7 +268,7 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
     }
 
     @inlinable
-    internal func recoveryReceive(_ input: Input) -> Subscribers.Demand {
+    internal func receive(_ input: Input, from _: Void) -> Subscribers.Demand {
         let target = lock.locked { () -> Downstream? in
             switch state {
             case .recovering(let downstream), .recovered(_, let downstream):
@@ -283,7 +283,7 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
     }
 
     @inlinable
-    internal func recoveryReceive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+    internal func receive(completion: Subscribers.Completion<NewPublisher.Failure>, from _: Void) {
         let previous = lock.locked { () -> State in
             switch state {
             case .recovering, .recovered:
@@ -349,54 +349,16 @@ internal final class CatchSubscription<Upstream: Publisher, NewPublisher: Publis
     internal var description: String { name }
 
     @usableFromInline
-    internal var customMirror: Mirror {
-        let (downstream, demand) = lock.locked { (state.downstream, self.demand) }
-        return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
-    }
-}
+    internal var customMirror: Mirror { Mirror(self, children: sideMirrorChildren) }
 
-extension CatchSubscription {
-    /// What the handler's publisher is subscribed with: its failure type differs from the
-    /// upstream's, so it needs its own `Subscriber` conformance, but it is the same subscription.
     @usableFromInline
-    internal struct Recovery: Subscriber, DescribedByName
-    {
-        @usableFromInline
-        internal typealias Input = NewPublisher.Output
-        @usableFromInline
-        internal typealias Failure = NewPublisher.Failure
+    internal var sideDescription: String { name }
 
-        @usableFromInline
-        internal let parent: CatchSubscription
-
-        @inlinable
-        internal init(parent: CatchSubscription) {
-            self.parent = parent
-        }
-
-        @inlinable
-        internal var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            parent.recoveryReceive(subscription: subscription)
-        }
-
-        @inlinable
-        internal func receive(_ input: Input) -> Subscribers.Demand {
-            parent.recoveryReceive(input)
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            parent.recoveryReceive(completion: completion)
-        }
-
-        @usableFromInline
-        internal var description: String { parent.description }
-
-        @usableFromInline
-        internal var customMirror: Mirror { parent.customMirror }
+    /// The handler's publisher's subscriber shows what this subscription shows.
+    @usableFromInline
+    internal var sideMirrorChildren: [Mirror.Child] {
+        let (downstream, demand) = lock.locked { (state.downstream, self.demand) }
+        return [(label: "downstream", value: downstream as Any), (label: "demand", value: demand)]
     }
 }
 

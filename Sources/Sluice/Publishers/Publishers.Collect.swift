@@ -40,16 +40,12 @@ internal struct CollectAll<Upstream: Publisher>: ReduceLogic {
     internal static var runsUserCode: Bool { false }
 
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
     internal typealias Output = [Upstream.Output]
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
     internal typealias Failure = Upstream.Failure
 
     @usableFromInline
-    internal var buffer: [Input] = []
+    internal var buffer: [Upstream.Output] = []
 
     @inlinable
     internal init() {}
@@ -65,7 +61,7 @@ internal struct CollectAll<Upstream: Publisher>: ReduceLogic {
     internal var mirrorChildren: [(label: String, value: Any)]? { [(label: "count", value: buffer.count)] }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
+    internal mutating func receive(_ input: Upstream.Output) -> ReduceStep<Failure> {
         buffer.append(input)
         return .proceed
     }

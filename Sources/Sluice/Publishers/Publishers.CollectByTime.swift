@@ -73,7 +73,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
     @usableFromInline @exclusivity(unchecked)
     internal var completion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked)
-    internal var timer: Cancellable?
+    internal var timer = ScheduledTimer()
     /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
@@ -123,12 +123,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
                                           tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
             self?.closeWindow()
         }
-        let stale = delivery.lock.locked { () -> Cancellable? in
-            guard delivery.isUpstreamLive else { return newTimer }
-            timer = newTimer
-            return nil
-        }
-        stale?.cancel()
+        delivery.install(newTimer) { timer.exchange(&$0) }
         downstream.receive(subscription: self)
         if count == nil {
             subscription.request(.unlimited)
@@ -164,9 +159,10 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel) = delivery.lock.locked { () -> (Subscription?, Cancellable?) in
+        var timerToCancel: Cancellable = NothingScheduled()
+        let previous = delivery.lock.locked { () -> Subscription? in
             let previous = delivery.detachUpstreamLocked()
-            guard previous != nil else { return (previous, nil) }
+            guard previous != nil else { return previous }
             switch completion {
             case .finished:
                 if !buffer.isEmpty { ready.append(buffer) }
@@ -175,10 +171,10 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             }
             buffer = []
             self.completion = completion
-            defer { timer = nil }
-            return (previous, timer)
+            timerToCancel = timer.take()
+            return previous
         }
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         guard previous != nil else { return }
         scheduler.schedule(options: options) { self.flush() }
     }
@@ -239,17 +235,18 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (Subscription?, Cancellable?, [Input]) in
+        var timerToCancel: Cancellable = NothingScheduled()
+        let (previous, dropped) = delivery.lock.locked { () -> (Subscription?, [Input]) in
             defer {
-                timer = nil
                 buffer = []
                 ready.removeAll()
                 completion = nil
             }
-            return (delivery.detachUpstreamLocked(), timer, buffer)
+            timerToCancel = timer.take()
+            return (delivery.detachUpstreamLocked(), buffer)
         }
         withExtendedLifetime(dropped) {}
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         delivery.cancel()
         previous?.cancel()
     }

@@ -62,7 +62,7 @@ extension Publishers.CompactMap {
     /// Passes the upstream's subscription straight through, as Combine's `CompactMap` does; a
     /// `nil` result asks the upstream for one more value in its place.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -84,21 +84,11 @@ extension Publishers.CompactMap {
         }
 
         @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
         internal func receive(_ input: Input) -> Subscribers.Demand {
             if let output = transform(input) {
                 return downstream.receive(output)
             }
             return .max(1)
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline
@@ -109,17 +99,13 @@ extension Publishers.CompactMap {
 @usableFromInline
 internal struct TryCompactMapTransform<Upstream: Publisher, Output>: ValueTransform {
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     internal typealias Failure = Error
 
     @usableFromInline
-    internal let transform: (Input) throws -> Output?
+    internal let transform: (Upstream.Output) throws -> Output?
 
     @inlinable
-    internal init(transform: @escaping (Input) throws -> Output?) {
+    internal init(transform: @escaping (Upstream.Output) throws -> Output?) {
         self.transform = transform
     }
 
@@ -127,14 +113,12 @@ internal struct TryCompactMapTransform<Upstream: Publisher, Output>: ValueTransf
     internal var name: String { "TryCompactMap" }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
-        do {
+    internal mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Error> {
+        .catching {
             if let output = try transform(input) {
                 return .emit(output)
             }
             return .skip
-        } catch {
-            return .fail(error)
         }
     }
 }

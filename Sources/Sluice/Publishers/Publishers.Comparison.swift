@@ -68,21 +68,17 @@ extension Publishers {
 @usableFromInline
 internal struct ComparisonKeep<Upstream: Publisher, Failure: Error>: ReduceLogic {
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
     internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
 
     @usableFromInline
     internal let name: String
     @usableFromInline
-    internal let areInIncreasingOrder: (Input, Input) throws -> Bool
+    internal let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
     @usableFromInline
     internal var kept: Output?
 
     @inlinable
-    internal init(name: String, areInIncreasingOrder: @escaping (Input, Input) throws -> Bool) {
+    internal init(name: String, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
         self.name = name
         self.areInIncreasingOrder = areInIncreasingOrder
     }
@@ -91,27 +87,18 @@ internal struct ComparisonKeep<Upstream: Publisher, Failure: Error>: ReduceLogic
     internal var result: Output? { kept }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
+    internal mutating func receive(_ input: Upstream.Output) -> ReduceStep<Failure> {
         guard let current = kept else {
             // The closure is not called for the first element.
             kept = input
             return .proceed
         }
-        do {
+        return .catching {
             if try areInIncreasingOrder(current, input) {
                 kept = input
             }
             return .proceed
-        } catch {
-            // Only TryComparison's closure throws, and its Failure is `Error`.
-            return .fail(error as! Failure)
         }
-    }
-
-    @inlinable
-    internal func convert(_ failure: Upstream.Failure) -> Failure {
-        // Failure is either Upstream.Failure or Error.
-        failure as! Failure
     }
 }
 

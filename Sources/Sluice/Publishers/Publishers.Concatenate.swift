@@ -29,7 +29,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let inner = ConcatenateSubscription<S, Suffix>(downstream: subscriber, suffix: suffix)
-            prefix.receive(subscriber: ConcatenatePrefixSide(parent: inner))
+            prefix.receive(subscriber: SideSubscriber(sharingIdentityOf: inner, key: false))
         }
     }
 }
@@ -94,9 +94,10 @@ extension Publisher {
 /// Combine's is. Both sides report this object's identity as their combine identifier.
 @usableFromInline
 internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Publisher>:
-    DownstreamGate<Downstream, Void>, Subscription, DescribedByName, @unchecked Sendable
+    DownstreamGate<Downstream, Void>, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
+
     @usableFromInline
     internal enum Phase {
         case prefix(GateUpstream)
@@ -137,37 +138,34 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     }
 
     @inlinable
-    internal func receive(prefixSubscription subscription: Subscription) {
-        let accepted = lock.locked { () -> Bool in
-            guard case .prefix(let upstream) = phase, upstream.isAwaitingSubscription else { return false }
-            phase = .prefix(.subscribed(subscription))
-            return true
+    internal func receive(subscription: Subscription, from fromSuffix: Bool) {
+        // The prefix's subscription goes to the downstream as this one; the suffix's is asked
+        // for what the downstream has asked for and not received.
+        let accepted = lock.locked { () -> Subscribers.Demand? in
+            switch phase {
+            case .prefix(let upstream) where !fromSuffix && upstream.isAwaitingSubscription:
+                phase = .prefix(.subscribed(subscription))
+                return Subscribers.Demand.none
+            case .suffix(let upstream) where fromSuffix && upstream.isAwaitingSubscription:
+                phase = .suffix(.subscribed(subscription))
+                return pending
+            default:
+                return nil
+            }
         }
-        guard accepted else {
+        guard let request = accepted else {
             subscription.cancel()
             return
         }
-        handOver(self)
-    }
-
-    @inlinable
-    internal func receive(suffixSubscription subscription: Subscription) {
-        let request = lock.locked { () -> Subscribers.Demand? in
-            guard case .suffix(let upstream) = phase, upstream.isAwaitingSubscription else { return nil }
-            phase = .suffix(.subscribed(subscription))
-            return pending
-        }
-        guard let request else {
-            subscription.cancel()
-            return
-        }
-        if request > 0 {
+        if !fromSuffix {
+            handOver(self)
+        } else if request > 0 {
             subscription.request(request)
         }
     }
 
     @inlinable
-    internal func receive(_ input: Downstream.Input, fromSuffix: Bool) -> Subscribers.Demand {
+    internal func receive(_ input: Downstream.Input, from fromSuffix: Bool) -> Subscribers.Demand {
         let ticket = lock.locked { () -> Ticket in
             guard phase.isLive(fromSuffix: fromSuffix), pending > 0 else { return .none }
             pending -= 1
@@ -188,7 +186,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<Downstream.Failure>, fromSuffix: Bool) {
+    internal func receive(completion: Subscribers.Completion<Downstream.Failure>, from fromSuffix: Bool) {
         switch (completion, fromSuffix) {
         case (.finished, false):
             let (next, previous) = lock.locked { () -> (Suffix?, Phase?) in
@@ -199,7 +197,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
                 return (suffix, previous)
             }
             withExtendedLifetime(previous) {}
-            next?.receive(subscriber: ConcatenateSuffixSide(parent: self))
+            next?.receive(subscriber: SideSubscriber(sharingIdentityOf: self, key: true))
         default:
             let (ticket, previous) = lock.locked { () -> (Ticket, Phase?) in
                 guard phase.isLive(fromSuffix: fromSuffix) else { return (.none, nil) }
@@ -242,92 +240,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     internal var description: String { "Concatenate" }
 
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-}
-
-/// The subscriber a concatenation attaches to its prefix.
-@usableFromInline
-internal struct ConcatenatePrefixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
-    DescribedByName
-    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
-{
-    @usableFromInline
-    internal typealias Input = Suffix.Output
-    @usableFromInline
-    internal typealias Failure = Suffix.Failure
-
-    @usableFromInline
-    internal let parent: ConcatenateSubscription<Downstream, Suffix>
-
-    @inlinable
-    internal init(parent: ConcatenateSubscription<Downstream, Suffix>) {
-        self.parent = parent
-    }
-
-    @inlinable
-    internal var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-    @inlinable
-    internal func receive(subscription: Subscription) {
-        parent.receive(prefixSubscription: subscription)
-    }
-
-    @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
-        parent.receive(input, fromSuffix: false)
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
-        parent.receive(completion: completion, fromSuffix: false)
-    }
-
-    @usableFromInline
-    internal var description: String { "Concatenate" }
-
-    @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-}
-
-/// The subscriber a concatenation attaches to its suffix.
-@usableFromInline
-internal struct ConcatenateSuffixSide<Downstream: Subscriber, Suffix: Publisher>: Subscriber,
-    DescribedByName
-    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
-{
-    @usableFromInline
-    internal typealias Input = Suffix.Output
-    @usableFromInline
-    internal typealias Failure = Suffix.Failure
-
-    @usableFromInline
-    internal let parent: ConcatenateSubscription<Downstream, Suffix>
-
-    @inlinable
-    internal init(parent: ConcatenateSubscription<Downstream, Suffix>) {
-        self.parent = parent
-    }
-
-    @inlinable
-    internal var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-    @inlinable
-    internal func receive(subscription: Subscription) {
-        parent.receive(suffixSubscription: subscription)
-    }
-
-    @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
-        parent.receive(input, fromSuffix: true)
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
-        parent.receive(completion: completion, fromSuffix: true)
-    }
-
-    @usableFromInline
-    internal var description: String { "Concatenate" }
+    internal var sideDescription: String { "Concatenate" }
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }

@@ -27,7 +27,7 @@ extension Publishers {
             let output = self.output
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: ContainsMatch<Upstream, Upstream.Failure>(name: "Contains") { $0 == output }))
+                logic: BooleanSearch<Upstream, Upstream.Failure>(name: "Contains", decisive: true) { $0 == output }))
         }
     }
 }
@@ -40,51 +40,43 @@ extension Publishers.Contains: Equatable where Upstream: Equatable {
     }
 }
 
-/// `contains`, `contains(where:)`, `tryContains(where:)`: finish with `true` at the first match.
+/// `contains`, `contains(where:)`, `tryContains(where:)`, and `allSatisfy`, `tryAllSatisfy`: the
+/// first element for which the predicate returns `decisive` ends the stream with `decisive`
+/// (`true` for `contains`, `false` for `allSatisfy`); without one, the result is the opposite.
 @usableFromInline
-internal struct ContainsMatch<Upstream: Publisher, Failure: Error>: ReduceLogic {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
+internal struct BooleanSearch<Upstream: Publisher, Failure: Error>: ReduceLogic {
     @usableFromInline
     internal typealias Output = Bool
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
 
     @usableFromInline
     internal let name: String
     @usableFromInline
-    internal let predicate: (Input) throws -> Bool
+    internal let predicate: (Upstream.Output) throws -> Bool
     @usableFromInline
-    internal var found = false
+    internal let decisive: Bool
+    @usableFromInline
+    internal var decided = false
 
     @inlinable
-    internal init(name: String, predicate: @escaping (Input) throws -> Bool) {
+    internal init(name: String, decisive: Bool, predicate: @escaping (Upstream.Output) throws -> Bool) {
         self.name = name
+        self.decisive = decisive
         self.predicate = predicate
     }
 
     @inlinable
-    internal var result: Bool? { found }
+    internal var result: Bool? { decided ? decisive : !decisive }
 
     @inlinable
-    internal var initial: Bool? { false }
+    internal var initial: Bool? { !decisive }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
-        do {
-            guard try predicate(input) else { return .proceed }
-            found = true
+    internal mutating func receive(_ input: Upstream.Output) -> ReduceStep<Failure> {
+        .catching {
+            guard try predicate(input) == decisive else { return .proceed }
+            decided = true
             return .finish
-        } catch {
-            // Only the `try` operators' closures throw, and their Failure is `Error`.
-            return .fail(error as! Failure)
         }
-    }
-
-    @inlinable
-    internal func convert(_ failure: Upstream.Failure) -> Failure {
-        // Failure is either Upstream.Failure or Error.
-        failure as! Failure
     }
 }
 

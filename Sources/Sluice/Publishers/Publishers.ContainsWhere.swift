@@ -25,7 +25,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Upstream.Failure {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: ContainsMatch<Upstream, Upstream.Failure>(name: "ContainsWhere", predicate: predicate)))
+                logic: BooleanSearch<Upstream, Upstream.Failure>(
+                    name: "ContainsWhere", decisive: true, predicate: predicate)))
         }
     }
 
@@ -54,7 +55,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Error {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: ContainsMatch<Upstream, Error>(name: "TryContainsWhere", predicate: predicate)))
+                logic: BooleanSearch<Upstream, Error>(name: "TryContainsWhere", decisive: true, predicate: predicate)))
         }
     }
 }

@@ -39,11 +39,7 @@ internal struct CountElements<Upstream: Publisher>: ReduceLogic {
     internal static var runsUserCode: Bool { false }
 
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
     internal typealias Output = Int
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
     internal typealias Failure = Upstream.Failure
 
@@ -63,7 +59,7 @@ internal struct CountElements<Upstream: Publisher>: ReduceLogic {
     internal var initial: Int? { 0 }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
+    internal mutating func receive(_ input: Upstream.Output) -> ReduceStep<Failure> {
         count += 1
         return .proceed
     }

@@ -63,7 +63,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
     @usableFromInline @exclusivity(unchecked)
     internal var generation: UInt64 = 0
     @usableFromInline @exclusivity(unchecked)
-    internal var timer: Cancellable?
+    internal var timer = ScheduledTimer()
     /// The link (upstream and downstream) and the delivery; its lock guards this state too.
     @usableFromInline
     internal let delivery: HopDelivery<Downstream>
@@ -106,47 +106,37 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
         // completion or a cancel), and a weak reference per value cost a tenth of the time.
         let newTimer = scheduler.schedule(after: due, interval: publisher.dueTime, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { self.fire(current) }
-        // The timers are swapped, not copied: each copy of the existential went through its
-        // value witnesses.
-        var previous: Cancellable? = newTimer
-        delivery.lock.locked {
-            // The timer may already have fired (a concurrent queue, a short due time): the
-            // value is no longer pending, and a stored timer would go on repeating every
-            // `dueTime` until the next value or a cancel. Cancel it instead of storing it.
-            guard pending?.generation == current, delivery.isUpstreamLive else { return }
-            swap(&previous, &timer)
-        }
-        previous?.cancel()
+        // The timer may already have fired (a concurrent queue, a short due time), and the value
+        // is then no longer pending: the timer is cancelled instead of stored.
+        delivery.install(newTimer) { if pending?.generation == current { timer.exchange(&$0) } }
         return .none
     }
 
     @inlinable
     internal func fire(_ firing: UInt64) {
-        var timerToCancel: Cancellable?
-        var queued = false
-        delivery.lock.locked {
-            guard pending?.generation == firing, let pending = pending.take() else { return }
-            swap(&timerToCancel, &timer)
-            guard demand > 0 else { return }
+        var firedTimer: Cancellable = NothingScheduled()
+        let handOver = delivery.lock.locked { () -> HopDelivery<Downstream>.HandOver in
+            guard pending?.generation == firing, let pending = pending.take() else { return .refused }
+            firedTimer = timer.take()
+            guard demand > 0 else { return .refused }
             demand -= 1
-            queued = delivery.enqueueLocked(.value(pending.value))
+            // Delivered by this action at once when nothing else is queued or being delivered.
+            return delivery.handOverLocked(.value(pending.value))
         }
-        timerToCancel?.cancel()
-        guard queued else { return }
-        delivery.deliverNext { more in delivery.lock.locked { demand += more } }
+        firedTimer.cancel()
+        delivery.complete(handOver) { more in delivery.lock.locked { demand += more } }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (Subscription?, Cancellable?, Input?) in
-            defer {
-                pending = nil
-                timer = nil
-            }
-            return (delivery.detachUpstreamLocked(), timer, pending?.value)
+        var timerToCancel: Cancellable = NothingScheduled()
+        let (previous, dropped) = delivery.lock.locked { () -> (Subscription?, Input?) in
+            defer { pending = nil }
+            timerToCancel = timer.take()
+            return (delivery.detachUpstreamLocked(), pending?.value)
         }
         withExtendedLifetime(dropped) {}
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         guard previous != nil, delivery.enqueue(.completion(completion)) else { return }
         // Without the options: as in Combine, those given to `debounce` are for values.
         publisher.scheduler.schedule(options: nil) { self.delivery.deliverNext() }
@@ -170,15 +160,14 @@ internal final class DebounceSubscription<Downstream: Subscriber, Upstream: Publ
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, dropped) = delivery.lock.locked { () -> (Subscription?, Cancellable?, Input?) in
-            defer {
-                pending = nil
-                timer = nil
-            }
-            return (delivery.detachUpstreamLocked(), timer, pending?.value)
+        var timerToCancel: Cancellable = NothingScheduled()
+        let (previous, dropped) = delivery.lock.locked { () -> (Subscription?, Input?) in
+            defer { pending = nil }
+            timerToCancel = timer.take()
+            return (delivery.detachUpstreamLocked(), pending?.value)
         }
         withExtendedLifetime(dropped) {}
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         delivery.cancel()
         previous?.cancel()
     }

@@ -26,7 +26,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
-                transform: DropWhileTransform<Upstream>(predicate: predicate)))
+                transform: DropWhileTransform<Upstream, Upstream.Failure>(name: "DropWhile", predicate: predicate)))
         }
     }
 
@@ -56,91 +56,44 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
-                transform: TryDropWhileTransform<Upstream>(predicate: predicate)))
+                transform: DropWhileTransform<Upstream, Error>(name: "TryDropWhile", predicate: predicate)))
         }
     }
 }
 
+/// `drop(while:)` and `tryDrop(while:)`: skip values while the predicate holds, then pass every
+/// value on without calling it again.
 @usableFromInline
-internal struct DropWhileTransform<Upstream: Publisher>: ValueTransform {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
+internal struct DropWhileTransform<Upstream: Publisher, Failure: Error>: ValueTransform {
     @usableFromInline
     internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
-    internal typealias Failure = Upstream.Failure
 
     @usableFromInline
-    internal let predicate: (Input) -> Bool
+    internal let name: String
+    @usableFromInline
+    internal let predicate: (Upstream.Output) throws -> Bool
     @usableFromInline
     internal var dropping = true
 
     @inlinable
-    internal init(predicate: @escaping (Input) -> Bool) {
+    internal init(name: String, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        self.name = name
         self.predicate = predicate
     }
 
-    @inlinable
-    internal var name: String { "DropWhile" }
-
-    /// Combine's `DropWhile` ignores values and completions that arrive before its
-    /// subscription, and a cancel made before it.
+    /// Combine's `DropWhile` and `TryDropWhile` ignore values and completions that arrive
+    /// before their subscription, and a cancel made before it.
     @inlinable
     internal static var beforeSubscription: BeforeSubscriptionPolicy { .ignore }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Failure> {
-        if dropping {
-            if predicate(input) { return .skip }
+    internal mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Failure> {
+        guard dropping else { return .emit(input) }
+        return .catching {
+            if try predicate(input) { return .skip }
             dropping = false
+            return .emit(input)
         }
-        return .emit(input)
-    }
-
-    @inlinable
-    internal func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] { [] }
-}
-
-@usableFromInline
-internal struct TryDropWhileTransform<Upstream: Publisher>: ValueTransform {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
-    internal typealias Failure = Error
-
-    @usableFromInline
-    internal let predicate: (Input) throws -> Bool
-    @usableFromInline
-    internal var dropping = true
-
-    @inlinable
-    internal init(predicate: @escaping (Input) throws -> Bool) {
-        self.predicate = predicate
-    }
-
-    @inlinable
-    internal var name: String { "TryDropWhile" }
-
-    @inlinable
-    internal static var beforeSubscription: BeforeSubscriptionPolicy { .ignore }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
-        if dropping {
-            do {
-                if try predicate(input) { return .skip }
-            } catch {
-                return .fail(error)
-            }
-            dropping = false
-        }
-        return .emit(input)
     }
 
     @inlinable

@@ -52,7 +52,7 @@ extension Publishers.Filter {
     /// Passes the upstream's subscription straight through; a value that is filtered out is
     /// replaced by asking the upstream for one more.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -74,18 +74,8 @@ extension Publishers.Filter {
         }
 
         @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
         internal func receive(_ input: Input) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline
@@ -101,11 +91,7 @@ internal struct TryFilterTransform<Upstream: Publisher>: ValueTransform {
     @usableFromInline
     internal typealias Value = Upstream.Output
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
     internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
     internal typealias Failure = Error
 
@@ -122,11 +108,7 @@ internal struct TryFilterTransform<Upstream: Publisher>: ValueTransform {
 
     @inlinable
     internal mutating func receive(_ input: Value) -> TransformStep<Value, Error> {
-        do {
-            return try isIncluded(input) ? .emit(input) : .skip
-        } catch {
-            return .fail(error)
-        }
+        .catching { try isIncluded(input) ? .emit(input) : .skip }
     }
 }
 

@@ -20,7 +20,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == Upstream.Failure {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: FirstMatch<Upstream, Upstream.Failure>(name: "First") { _ in true }))
+                logic: ElementSearch<Upstream, Upstream.Failure>(name: "First", stopsAtFirstMatch: true) { _ in true }))
         }
     }
 
@@ -49,7 +49,8 @@ extension Publishers {
             // "TryFirst" is Combine's own description for this operator's subscription.
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: FirstMatch<Upstream, Upstream.Failure>(name: "TryFirst", predicate: predicate)))
+                logic: ElementSearch<Upstream, Upstream.Failure>(
+                    name: "TryFirst", stopsAtFirstMatch: true, predicate: predicate)))
         }
     }
 
@@ -77,7 +78,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == Error {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: FirstMatch<Upstream, Error>(name: "TryFirstWhere", predicate: predicate)))
+                logic: ElementSearch<Upstream, Error>(name: "TryFirstWhere", stopsAtFirstMatch: true, predicate: predicate)))
         }
     }
 }
@@ -90,26 +91,27 @@ extension Publishers.First: Equatable where Upstream: Equatable {
     }
 }
 
-/// `first`, `first(where:)`, `tryFirst(where:)`: finish with the first matching element.
+/// `first`, `first(where:)`, `tryFirst(where:)`, and `last`, `last(where:)`, `tryLast(where:)`:
+/// keep the element that matches, the first (which ends the stream) or the latest.
 @usableFromInline
-internal struct FirstMatch<Upstream: Publisher, Failure: Error>: ReduceLogic {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
+internal struct ElementSearch<Upstream: Publisher, Failure: Error>: ReduceLogic {
     @usableFromInline
     internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
 
     @usableFromInline
     internal let name: String
     @usableFromInline
-    internal let predicate: (Input) throws -> Bool
+    internal let predicate: (Output) throws -> Bool
+    /// `first`'s: the first match decides, and the upstream is cancelled.
+    @usableFromInline
+    internal let stopsAtFirstMatch: Bool
     @usableFromInline
     internal var match: Output?
 
     @inlinable
-    internal init(name: String, predicate: @escaping (Input) throws -> Bool) {
+    internal init(name: String, stopsAtFirstMatch: Bool, predicate: @escaping (Output) throws -> Bool) {
         self.name = name
+        self.stopsAtFirstMatch = stopsAtFirstMatch
         self.predicate = predicate
     }
 
@@ -117,21 +119,12 @@ internal struct FirstMatch<Upstream: Publisher, Failure: Error>: ReduceLogic {
     internal var result: Output? { match }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
-        do {
+    internal mutating func receive(_ input: Output) -> ReduceStep<Failure> {
+        .catching {
             guard try predicate(input) else { return .proceed }
             match = input
-            return .finish
-        } catch {
-            // Only TryFirstWhere's closure throws, and its Failure is `Error`.
-            return .fail(error as! Failure)
+            return stopsAtFirstMatch ? .finish : .proceed
         }
-    }
-
-    @inlinable
-    internal func convert(_ failure: Upstream.Failure) -> Failure {
-        // Failure is either Upstream.Failure or Error.
-        failure as! Failure
     }
 }
 

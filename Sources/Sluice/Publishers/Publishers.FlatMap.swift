@@ -105,7 +105,7 @@ extension Publisher {
 /// its child for one more, as in Combine.
 @usableFromInline
 internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>:
-    DownstreamGate<Downstream, Int?>, Subscriber, Subscription, DescribedByName, @unchecked Sendable
+    DownstreamGate<Downstream, Int?>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
     Child.Failure == Upstream.Failure
 {
@@ -166,7 +166,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             return index
         }
         guard let index else { return .none }
-        transform(input).receive(subscriber: FlatMapChild(index: index, parent: self))
+        transform(input).receive(subscriber: SideSubscriber(parent: self, key: index))
         return .none
     }
 
@@ -208,7 +208,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     // MARK: Children
 
     @inlinable
-    internal func receive(childSubscription subscription: Subscription, index: Int) {
+    internal func receive(subscription: Subscription, from index: Int) {
         let request = lock.locked { () -> Subscribers.Demand? in
             guard !terminated, children[index]?.isAwaitingSubscription == true else { return nil }
             children[index] = .subscribed(subscription)
@@ -222,7 +222,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     }
 
     @inlinable
-    internal func receive(child input: Child.Output, index: Int) -> Subscribers.Demand {
+    internal func receive(_ input: Child.Output, from index: Int) -> Subscribers.Demand {
         let (ticket, answer) = lock.locked { () -> (Ticket, Subscribers.Demand) in
             // `index(forKey:)` rather than `children[index] != nil`, which copies the entry out
             // (a retain and a release of the child's subscription per value).
@@ -243,7 +243,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     }
 
     @inlinable
-    internal func receive(childCompletion completion: Subscribers.Completion<Failure>, index: Int) {
+    internal func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
         switch completion {
         case .finished:
             let (ticket, removed, moreFrom) = lock.locked { () -> (Ticket, GateUpstream?, Subscription?) in
@@ -371,54 +371,11 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     internal var description: String { "FlatMap" }
 
     @usableFromInline
+    internal var sideDescription: String { "FlatMap" }
+
+    @usableFromInline
+    internal var sideMirrorChildren: [Mirror.Child] { [(label: "parentSubscription", value: combineIdentifier)] }
+
+    @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-}
-
-/// The subscriber a flatMap attaches to each child publisher.
-@usableFromInline
-internal struct FlatMapChild<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>: Subscriber,
-    DescribedByName
-    where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
-    Child.Failure == Upstream.Failure
-{
-    @usableFromInline
-    internal typealias Input = Child.Output
-    @usableFromInline
-    internal typealias Failure = Child.Failure
-
-    @usableFromInline
-    internal let index: Int
-    @usableFromInline
-    internal let parent: FlatMapSubscription<Downstream, Child, Upstream>
-    @usableFromInline
-    internal let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    internal init(index: Int, parent: FlatMapSubscription<Downstream, Child, Upstream>) {
-        self.index = index
-        self.parent = parent
-    }
-
-    @inlinable
-    internal func receive(subscription: Subscription) {
-        parent.receive(childSubscription: subscription, index: index)
-    }
-
-    @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
-        parent.receive(child: input, index: index)
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
-        parent.receive(childCompletion: completion, index: index)
-    }
-
-    @usableFromInline
-    internal var description: String { "FlatMap" }
-
-    @usableFromInline
-    internal var customMirror: Mirror {
-        Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-    }
 }

@@ -35,7 +35,7 @@ extension Publishers.IgnoreOutput {
     /// Passes the upstream's subscription straight through, then asks for everything; values
     /// are dropped and completions forwarded. No state, so no lock.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Never, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -63,11 +63,6 @@ extension Publishers.IgnoreOutput {
         @inlinable
         internal func receive(_ input: Input) -> Subscribers.Demand {
             .none
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline

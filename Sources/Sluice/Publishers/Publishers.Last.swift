@@ -21,7 +21,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == Upstream.Failure {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: LastMatch<Upstream, Upstream.Failure>(name: "Last") { _ in true }))
+                logic: ElementSearch<Upstream, Upstream.Failure>(name: "Last", stopsAtFirstMatch: false) { _ in true }))
         }
     }
 
@@ -47,7 +47,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == Upstream.Failure {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: LastMatch<Upstream, Upstream.Failure>(name: "LastWhere", predicate: predicate)))
+                logic: ElementSearch<Upstream, Upstream.Failure>(
+                    name: "LastWhere", stopsAtFirstMatch: false, predicate: predicate)))
         }
     }
 
@@ -75,7 +76,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == Error {
             upstream.receive(subscriber: ReduceSubscription(
                 downstream: subscriber,
-                logic: LastMatch<Upstream, Error>(name: "TryLastWhere", predicate: predicate)))
+                logic: ElementSearch<Upstream, Error>(name: "TryLastWhere", stopsAtFirstMatch: false, predicate: predicate)))
         }
     }
 }
@@ -85,52 +86,6 @@ extension Publishers.Last: Equatable where Upstream: Equatable {
     @inlinable
     public static func == (lhs: Publishers.Last<Upstream>, rhs: Publishers.Last<Upstream>) -> Bool {
         lhs.upstream == rhs.upstream
-    }
-}
-
-/// `last`, `last(where:)`, `tryLast(where:)`: remember the latest matching element.
-@usableFromInline
-internal struct LastMatch<Upstream: Publisher, Failure: Error>: ReduceLogic {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-
-    @usableFromInline
-    internal let name: String
-    @usableFromInline
-    internal let predicate: (Input) throws -> Bool
-    @usableFromInline
-    internal var match: Output?
-
-    @inlinable
-    internal init(name: String, predicate: @escaping (Input) throws -> Bool) {
-        self.name = name
-        self.predicate = predicate
-    }
-
-    @inlinable
-    internal var result: Output? { match }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
-        do {
-            if try predicate(input) {
-                match = input
-            }
-            return .proceed
-        } catch {
-            // Only TryLastWhere's closure throws, and its Failure is `Error`.
-            return .fail(error as! Failure)
-        }
-    }
-
-    @inlinable
-    internal func convert(_ failure: Upstream.Failure) -> Failure {
-        // Failure is either Upstream.Failure or Error.
-        failure as! Failure
     }
 }
 

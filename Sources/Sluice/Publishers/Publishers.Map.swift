@@ -54,7 +54,7 @@ extension Publishers.Map {
     /// A subscriber that applies the transform and passes the upstream's subscription straight
     /// through, as Combine's `Map` does: no lock and no object of its own.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline
@@ -76,18 +76,8 @@ extension Publishers.Map {
         }
 
         @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
         internal func receive(_ input: Input) -> Subscribers.Demand {
             downstream.receive(transform(input))
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline
@@ -101,17 +91,13 @@ extension Publishers.Map {
 @usableFromInline
 internal struct TryMapTransform<Upstream: Publisher, Output>: ValueTransform {
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     internal typealias Failure = Error
 
     @usableFromInline
-    internal let transform: (Input) throws -> Output
+    internal let transform: (Upstream.Output) throws -> Output
 
     @inlinable
-    internal init(transform: @escaping (Input) throws -> Output) {
+    internal init(transform: @escaping (Upstream.Output) throws -> Output) {
         self.transform = transform
     }
 
@@ -129,12 +115,8 @@ internal struct TryMapTransform<Upstream: Publisher, Output>: ValueTransform {
     internal func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] { [] }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
-        do {
-            return .emit(try transform(input))
-        } catch {
-            return .fail(error)
-        }
+    internal mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Error> {
+        .catching { .emit(try transform(input)) }
     }
 }
 

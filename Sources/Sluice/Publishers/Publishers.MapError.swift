@@ -38,7 +38,7 @@ extension Publishers.MapError {
     /// Converts the failure and passes everything else, including the upstream's subscription,
     /// straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Upstream.Output, Downstream.Failure == Failure
     {
         @usableFromInline
@@ -55,11 +55,6 @@ extension Publishers.MapError {
         internal init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.downstream = downstream
             self.transform = transform
-        }
-
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
         }
 
         @inlinable

@@ -20,7 +20,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Upstream.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, keyPath: keyPath))
+            upstream.receive(subscriber: KeyPathsInner<_, Failure, S>(downstream: subscriber, reader: keyPath))
         }
     }
 
@@ -53,7 +53,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Upstream.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
+            upstream.receive(subscriber: KeyPathsInner<_, Failure, S>(
+                downstream: subscriber, reader: KeyPathPair(keyPath0, keyPath1)))
         }
     }
 
@@ -91,173 +92,124 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Upstream.Failure {
-            upstream.receive(subscriber: Inner(
-                downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
+            upstream.receive(subscriber: KeyPathsInner<_, Failure, S>(
+                downstream: subscriber, reader: KeyPathTriple(keyPath0, keyPath1, keyPath2)))
         }
     }
 }
 
-extension Publishers.MapKeyPath {
-    /// Reads the key path and passes the upstream's subscription straight through.
+/// What a `map` over key paths reads from each value: one key path, or two or three into a
+/// tuple. One subscriber (``KeyPathsInner``) serves all three publishers.
+@usableFromInline
+internal protocol KeyPathReader {
+    associatedtype Root
+    associatedtype Value
+    func read(_ root: Root) -> Value
+    /// The subscriber's description, as Combine's.
+    static var name: String { get }
+    /// The subscriber's mirror, as Combine's.
+    var mirrorChildren: KeyValuePairs<String, Any> { get }
+}
+
+extension KeyPath: KeyPathReader {
+    @inlinable
+    internal func read(_ root: Root) -> Value { root[keyPath: self] }
+
+    @inlinable
+    internal static var name: String { "ValueForKey" }
+
+    @inlinable
+    internal var mirrorChildren: KeyValuePairs<String, Any> { ["keyPath": self] }
+}
+
+/// `map(_:_:)`'s key paths.
+@usableFromInline
+internal struct KeyPathPair<Root, Value0, Value1>: KeyPathReader {
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
-        where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline
-        internal typealias Input = Upstream.Output
-        @usableFromInline
-        internal typealias Failure = Upstream.Failure
+    internal let keyPath0: KeyPath<Root, Value0>
+    @usableFromInline
+    internal let keyPath1: KeyPath<Root, Value1>
 
-        @usableFromInline
-        internal let downstream: Downstream
-        @usableFromInline
-        internal let keyPath: KeyPath<Upstream.Output, Output>
-        @usableFromInline
-        internal let combineIdentifier = CombineIdentifier()
+    @inlinable
+    internal init(_ keyPath0: KeyPath<Root, Value0>, _ keyPath1: KeyPath<Root, Value1>) {
+        self.keyPath0 = keyPath0
+        self.keyPath1 = keyPath1
+    }
 
-        @inlinable
-        internal init(downstream: Downstream, keyPath: KeyPath<Upstream.Output, Output>) {
-            self.downstream = downstream
-            self.keyPath = keyPath
-        }
+    @inlinable
+    internal func read(_ root: Root) -> (Value0, Value1) {
+        (root[keyPath: keyPath0], root[keyPath: keyPath1])
+    }
 
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
+    @inlinable
+    internal static var name: String { "ValueForKeys" }
 
-        @inlinable
-        internal func receive(_ input: Input) -> Subscribers.Demand {
-            downstream.receive(input[keyPath: keyPath])
-        }
+    @inlinable
+    internal var mirrorChildren: KeyValuePairs<String, Any> { ["keyPath0": keyPath0, "keyPath1": keyPath1] }
+}
 
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
+/// `map(_:_:_:)`'s key paths.
+@usableFromInline
+internal struct KeyPathTriple<Root, Value0, Value1, Value2>: KeyPathReader {
+    @usableFromInline
+    internal let pair: KeyPathPair<Root, Value0, Value1>
+    @usableFromInline
+    internal let keyPath2: KeyPath<Root, Value2>
 
-        @usableFromInline
-        internal var description: String { "ValueForKey" }
+    @inlinable
+    internal init(_ keyPath0: KeyPath<Root, Value0>, _ keyPath1: KeyPath<Root, Value1>,
+                  _ keyPath2: KeyPath<Root, Value2>) {
+        pair = KeyPathPair(keyPath0, keyPath1)
+        self.keyPath2 = keyPath2
+    }
 
-        @usableFromInline
-        internal var customMirror: Mirror { Mirror(self, children: ["keyPath": keyPath]) }
+    @inlinable
+    internal func read(_ root: Root) -> (Value0, Value1, Value2) {
+        let (value0, value1) = pair.read(root)
+        return (value0, value1, root[keyPath: keyPath2])
+    }
+
+    @inlinable
+    internal static var name: String { "ValueForKeys" }
+
+    @inlinable
+    internal var mirrorChildren: KeyValuePairs<String, Any> {
+        ["keyPath0": pair.keyPath0, "keyPath1": pair.keyPath1, "keyPath2": keyPath2]
     }
 }
 
-extension Publishers.MapKeyPath2 {
-    /// Reads both key paths and passes the upstream's subscription straight through.
+/// Reads the key paths from each value and passes the upstream's subscription straight through,
+/// for `MapKeyPath`, `MapKeyPath2` and `MapKeyPath3`.
+@usableFromInline
+internal struct KeyPathsInner<Reader: KeyPathReader, Failure: Error, Downstream: Subscriber>: PassThroughSubscriber
+    where Downstream.Input == Reader.Value, Downstream.Failure == Failure
+{
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
-        where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline
-        internal typealias Input = Upstream.Output
-        @usableFromInline
-        internal typealias Failure = Upstream.Failure
+    internal typealias Input = Reader.Root
 
-        @usableFromInline
-        internal let downstream: Downstream
-        @usableFromInline
-        internal let keyPath0: KeyPath<Upstream.Output, Output0>
-        @usableFromInline
-        internal let keyPath1: KeyPath<Upstream.Output, Output1>
-        @usableFromInline
-        internal let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        internal init(
-            downstream: Downstream,
-            keyPath0: KeyPath<Upstream.Output, Output0>,
-            keyPath1: KeyPath<Upstream.Output, Output1>
-        ) {
-            self.downstream = downstream
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
-        }
-
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        internal func receive(_ input: Input) -> Subscribers.Demand {
-            downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline
-        internal var description: String { "ValueForKeys" }
-
-        @usableFromInline
-        internal var customMirror: Mirror {
-            Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1])
-        }
-    }
-}
-
-extension Publishers.MapKeyPath3 {
-    /// Reads the three key paths and passes the upstream's subscription straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
-        where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline
-        internal typealias Input = Upstream.Output
-        @usableFromInline
-        internal typealias Failure = Upstream.Failure
+    internal let downstream: Downstream
+    @usableFromInline
+    internal let reader: Reader
+    @usableFromInline
+    internal let combineIdentifier = CombineIdentifier()
 
-        @usableFromInline
-        internal let downstream: Downstream
-        @usableFromInline
-        internal let keyPath0: KeyPath<Upstream.Output, Output0>
-        @usableFromInline
-        internal let keyPath1: KeyPath<Upstream.Output, Output1>
-        @usableFromInline
-        internal let keyPath2: KeyPath<Upstream.Output, Output2>
-        @usableFromInline
-        internal let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        internal init(
-            downstream: Downstream,
-            keyPath0: KeyPath<Upstream.Output, Output0>,
-            keyPath1: KeyPath<Upstream.Output, Output1>,
-            keyPath2: KeyPath<Upstream.Output, Output2>
-        ) {
-            self.downstream = downstream
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
-            self.keyPath2 = keyPath2
-        }
-
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        internal func receive(_ input: Input) -> Subscribers.Demand {
-            downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
-        }
-
-        @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline
-        internal var description: String { "ValueForKeys" }
-
-        @usableFromInline
-        internal var customMirror: Mirror {
-            Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1, "keyPath2": keyPath2])
-        }
+    @inlinable
+    internal init(downstream: Downstream, reader: Reader) {
+        self.downstream = downstream
+        self.reader = reader
     }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(reader.read(input))
+    }
+
+    @usableFromInline
+    internal var description: String { Reader.name }
+
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: reader.mirrorChildren) }
 }
 
 extension Publisher {

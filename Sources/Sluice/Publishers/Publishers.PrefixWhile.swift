@@ -26,7 +26,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
-                transform: PrefixWhileTransform<Upstream>(predicate: predicate)))
+                transform: PrefixWhileTransform<Upstream, Upstream.Failure>(name: "PrefixWhile", predicate: predicate)))
         }
     }
 
@@ -57,68 +57,32 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
-                transform: TryPrefixWhileTransform<Upstream>(predicate: predicate)))
+                transform: PrefixWhileTransform<Upstream, Error>(name: "TryPrefixWhile", predicate: predicate)))
         }
     }
 }
 
+/// `prefix(while:)` and `tryPrefix(while:)`: pass values on while the predicate holds; the first
+/// that fails it finishes the stream.
 @usableFromInline
-internal struct PrefixWhileTransform<Upstream: Publisher>: ValueTransform {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
+internal struct PrefixWhileTransform<Upstream: Publisher, Failure: Error>: ValueTransform {
     @usableFromInline
     internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
-    internal typealias Failure = Upstream.Failure
 
     @usableFromInline
-    internal let predicate: (Input) -> Bool
+    internal let name: String
+    @usableFromInline
+    internal let predicate: (Upstream.Output) throws -> Bool
 
     @inlinable
-    internal init(predicate: @escaping (Input) -> Bool) {
+    internal init(name: String, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        self.name = name
         self.predicate = predicate
     }
 
     @inlinable
-    internal var name: String { "PrefixWhile" }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Failure> {
-        predicate(input) ? .emit(input) : .finish
-    }
-}
-
-@usableFromInline
-internal struct TryPrefixWhileTransform<Upstream: Publisher>: ValueTransform {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
-    internal typealias Failure = Error
-
-    @usableFromInline
-    internal let predicate: (Input) throws -> Bool
-
-    @inlinable
-    internal init(predicate: @escaping (Input) throws -> Bool) {
-        self.predicate = predicate
-    }
-
-    @inlinable
-    internal var name: String { "TryPrefixWhile" }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
-        do {
-            return try predicate(input) ? .emit(input) : .finish
-        } catch {
-            return .fail(error)
-        }
+    internal mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Failure> {
+        .catching { try predicate(input) ? .emit(input) : .finish }
     }
 }
 

@@ -72,10 +72,6 @@ extension Publishers {
 /// `reduce` and `tryReduce`: fold every value into the accumulator; a throw ends the stream.
 @usableFromInline
 internal struct ReduceAccumulate<Upstream: Publisher, Output, Failure: Error>: ReduceLogic {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
 
     @usableFromInline
     internal let name: String
@@ -84,10 +80,10 @@ internal struct ReduceAccumulate<Upstream: Publisher, Output, Failure: Error>: R
     @usableFromInline
     internal var accumulator: Output
     @usableFromInline
-    internal let next: (Output, Input) throws -> Output
+    internal let next: (Output, Upstream.Output) throws -> Output
 
     @inlinable
-    internal init(name: String, initial: Output, next: @escaping (Output, Input) throws -> Output) {
+    internal init(name: String, initial: Output, next: @escaping (Output, Upstream.Output) throws -> Output) {
         self.name = name
         self.initial = initial
         accumulator = initial
@@ -98,20 +94,11 @@ internal struct ReduceAccumulate<Upstream: Publisher, Output, Failure: Error>: R
     internal var result: Output? { accumulator }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> ReduceStep<Failure> {
-        do {
+    internal mutating func receive(_ input: Upstream.Output) -> ReduceStep<Failure> {
+        .catching {
             accumulator = try next(accumulator, input)
             return .proceed
-        } catch {
-            // Only TryReduce's closure can throw; Reduce's non-throwing closure never gets here.
-            return .fail(error as! Failure)
         }
-    }
-
-    @inlinable
-    internal func convert(_ failure: Upstream.Failure) -> Failure {
-        // Reduce: Failure == Upstream.Failure; TryReduce: Failure == Error.
-        failure as! Failure
     }
 }
 

@@ -25,7 +25,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
-                transform: RemoveDuplicatesTransform<Upstream>(isDuplicate: predicate)))
+                transform: RemoveDuplicatesTransform<Upstream, Upstream.Failure>(
+                    name: "RemoveDuplicates", isDuplicate: predicate)))
         }
     }
 
@@ -56,62 +57,21 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             upstream.receive(subscriber: TransformSubscription(
                 downstream: subscriber,
-                transform: TryRemoveDuplicatesTransform<Upstream>(isDuplicate: predicate)))
+                transform: RemoveDuplicatesTransform<Upstream, Error>(
+                    name: "TryRemoveDuplicates", isDuplicate: predicate)))
         }
     }
 }
 
+/// `removeDuplicates(by:)` and `tryRemoveDuplicates(by:)`: skip a value that the predicate calls
+/// a duplicate of the last value passed on.
 @usableFromInline
-internal struct RemoveDuplicatesTransform<Upstream: Publisher>: ValueTransform {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
+internal struct RemoveDuplicatesTransform<Upstream: Publisher, Failure: Error>: ValueTransform {
     @usableFromInline
     internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
-    internal typealias Failure = Upstream.Failure
 
     @usableFromInline
-    internal let isDuplicate: (Output, Output) -> Bool
-    /// The last value passed on; the comparator is not called for the first value.
-    @usableFromInline
-    internal var last: Output?
-
-    @inlinable
-    internal init(isDuplicate: @escaping (Output, Output) -> Bool) {
-        self.isDuplicate = isDuplicate
-    }
-
-    @inlinable
-    internal var name: String { "RemoveDuplicates" }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Failure> {
-        if let last, isDuplicate(last, input) {
-            return .skip
-        }
-        last = input
-        return .emit(input)
-    }
-
-    @inlinable
-    internal func mirrorChildren(downstream: Any?, status: String) -> [Mirror.Child] {
-        [(label: "downstream", value: downstream as Any), (label: "last", value: last as Any)]
-    }
-}
-
-@usableFromInline
-internal struct TryRemoveDuplicatesTransform<Upstream: Publisher>: ValueTransform {
-    @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias Output = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
-    internal typealias Failure = Error
-
+    internal let name: String
     @usableFromInline
     internal let isDuplicate: (Output, Output) throws -> Bool
     /// The last value passed on; the comparator is not called for the first value.
@@ -119,24 +79,20 @@ internal struct TryRemoveDuplicatesTransform<Upstream: Publisher>: ValueTransfor
     internal var last: Output?
 
     @inlinable
-    internal init(isDuplicate: @escaping (Output, Output) throws -> Bool) {
+    internal init(name: String, isDuplicate: @escaping (Output, Output) throws -> Bool) {
+        self.name = name
         self.isDuplicate = isDuplicate
     }
 
     @inlinable
-    internal var name: String { "TryRemoveDuplicates" }
-
-    @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
-        if let last {
-            do {
-                if try isDuplicate(last, input) { return .skip }
-            } catch {
-                return .fail(error)
+    internal mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Failure> {
+        .catching {
+            if let last, try isDuplicate(last, input) {
+                return .skip
             }
+            last = input
+            return .emit(input)
         }
-        last = input
-        return .emit(input)
     }
 
     @inlinable

@@ -138,19 +138,15 @@ extension Publishers.Scan {
 @usableFromInline
 internal struct TryScanTransform<Upstream: Publisher, Output>: ValueTransform {
     @usableFromInline
-    internal typealias Input = Upstream.Output
-    @usableFromInline
-    internal typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     internal typealias Failure = Error
 
     @usableFromInline
-    internal let nextPartialResult: (Output, Input) throws -> Output
+    internal let nextPartialResult: (Output, Upstream.Output) throws -> Output
     @usableFromInline
     internal var result: Output
 
     @inlinable
-    internal init(initialResult: Output, nextPartialResult: @escaping (Output, Input) throws -> Output) {
+    internal init(initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
         result = initialResult
         self.nextPartialResult = nextPartialResult
     }
@@ -164,12 +160,10 @@ internal struct TryScanTransform<Upstream: Publisher, Output>: ValueTransform {
     internal static var beforeSubscription: BeforeSubscriptionPolicy { .process }
 
     @inlinable
-    internal mutating func receive(_ input: Input) -> TransformStep<Output, Error> {
-        do {
+    internal mutating func receive(_ input: Upstream.Output) -> TransformStep<Output, Error> {
+        .catching {
             result = try nextPartialResult(result, input)
             return .emit(result)
-        } catch {
-            return .fail(error)
         }
     }
 

@@ -43,7 +43,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {
 extension Publishers.SetFailureType {
     /// Passes everything, including the upstream's subscription, straight through.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, DescribedByName
+    internal struct Inner<Downstream: Subscriber>: PassThroughSubscriber
         where Downstream.Input == Upstream.Output, Downstream.Failure == Failure
     {
         @usableFromInline
@@ -57,11 +57,6 @@ extension Publishers.SetFailureType {
         @inlinable
         internal init(downstream: Downstream) {
             self.downstream = downstream
-        }
-
-        @inlinable
-        internal func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
         }
 
         @inlinable

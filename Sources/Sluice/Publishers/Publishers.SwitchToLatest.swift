@@ -73,7 +73,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 /// apart by an index, so that events from one that has been replaced are ignored.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream: Publisher>:
-    DownstreamGate<Downstream, UInt64>, Subscriber, Subscription, DescribedByName, @unchecked Sendable
+    DownstreamGate<Downstream, UInt64>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
     Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
 {
@@ -135,7 +135,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         guard let index else { return .none }
         // The previous inner subscription is cancelled before the new one is subscribed.
         previous?.cancel()
-        input.receive(subscriber: SwitchToLatestSide(index: index, parent: self))
+        input.receive(subscriber: SideSubscriber(parent: self, key: index))
         return .none
     }
 
@@ -174,7 +174,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     // MARK: Inner publishers
 
     @inlinable
-    internal func receive(innerSubscription subscription: Subscription, index: UInt64) {
+    internal func receive(subscription: Subscription, from index: UInt64) {
         let request = lock.locked { () -> Subscribers.Demand? in
             guard !terminated, index == currentIndex, innerSubscription == nil else { return nil }
             innerSubscription = subscription
@@ -191,7 +191,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     }
 
     @inlinable
-    internal func receive(inner input: Inner.Output, index: UInt64) -> Subscribers.Demand {
+    internal func receive(_ input: Inner.Output, from index: UInt64) -> Subscribers.Demand {
         let ticket = lock.locked { () -> Ticket in
             guard !terminated, index == currentIndex else { return .none }
             precondition(demand > 0, "SwitchToLatest received a value without demand (a misbehaving inner publisher)")
@@ -215,7 +215,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     }
 
     @inlinable
-    internal func receive(innerCompletion completion: Subscribers.Completion<Failure>, index: UInt64) {
+    internal func receive(completion: Subscribers.Completion<Failure>, from index: UInt64) {
         switch completion {
         case .finished:
             let (ticket, previous) = lock.locked { () -> (Ticket, Subscription?) in
@@ -278,54 +278,11 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     internal var description: String { "SwitchToLatest" }
 
     @usableFromInline
+    internal var sideDescription: String { "SwitchToLatest" }
+
+    @usableFromInline
+    internal var sideMirrorChildren: [Mirror.Child] { [(label: "parentSubscription", value: combineIdentifier)] }
+
+    @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-}
-
-/// The subscriber a switchToLatest attaches to each inner publisher.
-@usableFromInline
-internal struct SwitchToLatestSide<Downstream: Subscriber, Upstream: Publisher>: Subscriber,
-    DescribedByName
-    where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
-    Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
-{
-    @usableFromInline
-    internal typealias Input = Upstream.Output.Output
-    @usableFromInline
-    internal typealias Failure = Upstream.Failure
-
-    @usableFromInline
-    internal let index: UInt64
-    @usableFromInline
-    internal let parent: SwitchToLatestSubscription<Downstream, Upstream>
-    @usableFromInline
-    internal let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    internal init(index: UInt64, parent: SwitchToLatestSubscription<Downstream, Upstream>) {
-        self.index = index
-        self.parent = parent
-    }
-
-    @inlinable
-    internal func receive(subscription: Subscription) {
-        parent.receive(innerSubscription: subscription, index: index)
-    }
-
-    @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
-        parent.receive(inner: input, index: index)
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
-        parent.receive(innerCompletion: completion, index: index)
-    }
-
-    @usableFromInline
-    internal var description: String { "SwitchToLatest" }
-
-    @usableFromInline
-    internal var customMirror: Mirror {
-        Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-    }
 }

@@ -61,7 +61,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
     internal typealias Failure = Upstream.Failure
 
     @usableFromInline @exclusivity(unchecked)
-    internal var timer: Cancellable?
+    internal var timer = ScheduledTimer()
     /// Bumped each time the clock restarts, so a timer that fires late does nothing.
     @usableFromInline @exclusivity(unchecked)
     internal var generation: UInt64 = 0
@@ -116,22 +116,18 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
         let newTimer = scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval),
                                           interval: publisher.interval, tolerance: scheduler.minimumTolerance,
                                           options: publisher.options) { self.timedOut(current) }
-        let previous = delivery.lock.locked { () -> Cancellable? in
-            guard generation == current, delivery.isUpstreamLive else { return newTimer }
-            defer { timer = newTimer }
-            return timer
-        }
-        previous?.cancel()
+        delivery.install(newTimer) { if generation == current { timer.exchange(&$0) } }
     }
 
     @inlinable
     internal func timedOut(_ firing: UInt64) {
-        let (previous, timerToCancel) = delivery.lock.locked { () -> (Subscription?, Cancellable?) in
-            guard generation == firing, delivery.isUpstreamLive else { return (nil, nil) }
-            defer { timer = nil }
-            return (delivery.detachUpstreamLocked(), timer)
+        var timerToCancel: Cancellable = NothingScheduled()
+        let previous = delivery.lock.locked { () -> Subscription? in
+            guard generation == firing, delivery.isUpstreamLive else { return nil }
+            timerToCancel = timer.take()
+            return delivery.detachUpstreamLocked()
         }
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         guard let upstream = previous else { return }
         upstream.cancel()
         let completion: Subscribers.Completion<Failure> = publisher.customError.map { .failure($0()) } ?? .finished
@@ -161,13 +157,14 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (previous, timerToCancel) = delivery.lock.locked { () -> (Subscription?, Cancellable?) in
-            defer { timer = nil }
+        var timerToCancel: Cancellable = NothingScheduled()
+        let previous = delivery.lock.locked { () -> Subscription? in
+            timerToCancel = timer.take()
             let previous = delivery.detachUpstreamLocked()
             finishedUpstream = previous
-            return (previous, timer)
+            return previous
         }
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         guard previous != nil, delivery.enqueue(.completion(completion)) else { return }
         publisher.scheduler.schedule(options: publisher.options) {
             self.delivery.deliverNext()
@@ -203,14 +200,13 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Upstream: Publi
 
     @inlinable
     internal func cancelSpecialized() {
-        let (previous, timerToCancel, finished) = delivery.lock.locked { () -> (Subscription?, Cancellable?, Subscription?) in
-            defer {
-                timer = nil
-                finishedUpstream = nil
-            }
-            return (delivery.detachUpstreamLocked(), timer, finishedUpstream)
+        var timerToCancel: Cancellable = NothingScheduled()
+        let (previous, finished) = delivery.lock.locked { () -> (Subscription?, Subscription?) in
+            defer { finishedUpstream = nil }
+            timerToCancel = timer.take()
+            return (delivery.detachUpstreamLocked(), finishedUpstream)
         }
-        timerToCancel?.cancel()
+        timerToCancel.cancel()
         delivery.cancel()
         previous?.cancel()
         // A completion still on its way to the downstream: Combine cancels the upstream then too.

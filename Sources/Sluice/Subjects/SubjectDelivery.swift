@@ -55,14 +55,21 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
     package var targets: [SubjectTargetBase<Output, Failure>] = []
     @usableFromInline @exclusivity(unchecked)
     package var completion: Subscribers.Completion<Failure>?
+    /// Set under the lock when the completion is dispatched, which may be after `completion` is
+    /// set: a completion sent while another thread delivers waits in `pending` behind the
+    /// values sent before it.
+    @usableFromInline @exclusivity(unchecked)
+    package var completionDispatched = false
     @usableFromInline @exclusivity(unchecked)
     package var upstreamSubscriptions: [Subscription] = []
     /// Whether upstream subscriptions are asked for `.unlimited` as soon as they arrive
     /// (`CurrentValueSubject`) or only once some subscriber has asked for something.
     @usableFromInline
     package let requestsUpstreamEagerly: Bool
-    @usableFromInline @exclusivity(unchecked)
-    package var hasDownstreamDemand = false
+    /// Set, under the lock, once some subscriber has asked for values; it stays set, so that
+    /// later subscribers' first requests find it without the lock.
+    @usableFromInline
+    package let hasDownstreamDemand = Atomic<Bool>(false)
     /// 0 while nobody is delivering; otherwise the delivering thread's identity, with
     /// `queuedBit` set when there is work for it under the lock (queued events, or a changed
     /// list). A thread identity is the address of its thread descriptor, so bit 0 is free.
@@ -86,6 +93,10 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
 
     @usableFromInline @exclusivity(unchecked)
     package var pending: [SubjectEvent<Output, Failure>] = []
+    /// Subscriptions that ended during a delivery, whose subscribers the delivering thread lets
+    /// go when it finishes (see ``releasesAtOnceLocked(_:)``).
+    @usableFromInline @exclusivity(unchecked)
+    package var pendingReleases: [SubjectTargetBase<Output, Failure>] = []
     /// Bumped under the lock whenever `targets` changes.
     @usableFromInline
     package let targetsVersion = Atomic<UInt>(0)
@@ -115,18 +126,17 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
 
     // MARK: Subscribing
 
-    /// Adds a subscription's subscriber to the list, or returns the completion if the subject
-    /// has already completed (and ends the subscription, which will not be used).
+    /// Adds a new subscription to the list, or returns the completion if the subject has
+    /// already completed (and ends the subscription, which will not be used).
     @inlinable
     package func attach<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
         -> Subscribers.Completion<Failure>? where Downstream.Input == Output, Downstream.Failure == Failure
     {
-        guard let target = conduit.lock.locked({ conduit.target }) else { return nil }
         var stale: [SubjectTargetBase<Output, Failure>] = []
         let completed = lock.locked { () -> Subscribers.Completion<Failure>? in
             if let completion { return completion }
-            stale = targetsWillChangeLocked()
-            targets.append(target)
+            targetsWillChangeLocked(releasing: &stale)
+            targets.append(conduit)
             return nil
         }
         withExtendedLifetime(stale) {}
@@ -146,16 +156,18 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool)
         where Downstream.Input == Output, Downstream.Failure == Failure
     {
-        guard let target = conduit.lock.locked({ conduit.target }) else { return (nil, true) }
         var stale: [SubjectTargetBase<Output, Failure>] = []
         let result = lock.locked { () -> (completion: Subscribers.Completion<Failure>?, backlogIsEmpty: Bool) in
             let values = replayBuffer.elements
-            target.seedReplay(values, completion: completion)
-            if completion == nil {
-                stale = targetsWillChangeLocked()
-                targets.append(target)
+            // Until the completion is dispatched, values sent before it may still be queued:
+            // the subscriber is listed, to receive them, and the completion reaches it after them.
+            let completed = completionDispatched ? completion : nil
+            conduit.seedReplay(values, completion: completed)
+            if completed == nil {
+                targetsWillChangeLocked(releasing: &stale)
+                targets.append(conduit)
             }
-            return (completion, values.isEmpty)
+            return (completed, values.isEmpty)
         }
         withExtendedLifetime(stale) {}
         if result.completion != nil, result.backlogIsEmpty {
@@ -164,10 +176,15 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         return result
     }
 
-    /// Records a value being dispatched, for later subscribers; the value pushed out is
-    /// returned through `evicted` so that it is released after unlocking.
+    /// Records an event being dispatched (with the lock held, in the critical section that
+    /// takes the list it goes to): a completion as dispatched, a value for later subscribers;
+    /// the value pushed out is returned through `evicted` so that it is released after unlocking.
     @inlinable
-    package func recordForReplayLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
+    package func recordDispatchLocked(_ event: SubjectEvent<Output, Failure>, evicted: inout Output?) {
+        if case .completion = event {
+            completionDispatched = true
+            return
+        }
         guard replayCapacity > 0, case .value(let value) = event else { return }
         replayBuffer.append(value)
         if replayBuffer.count > replayCapacity {
@@ -175,42 +192,77 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         }
     }
 
+    /// Takes an ended subscription off the list. Returns whether its subscriber may be let go
+    /// at once; if not, a delivery is in progress (it may be calling that subscriber, on this
+    /// thread or another), and the delivering thread lets it go when it finishes.
     @inlinable
-    package func detach(_ target: SubjectTargetBase<Output, Failure>) {
-        let stale = lock.locked { () -> [SubjectTargetBase<Output, Failure>] in
-            guard let index = targets.firstIndex(where: { $0 === target }) else { return [] }
-            let stale = targetsWillChangeLocked()
+    package func detach(_ entry: SubjectTargetBase<Output, Failure>) -> Bool {
+        var stale: [SubjectTargetBase<Output, Failure>] = []
+        let releasesNow = lock.locked { () -> Bool in
+            guard let index = targets.firstIndex(where: { $0 === entry }) else {
+                return releasesAtOnceLocked(entry)
+            }
+            let delivering = targetsWillChangeLocked(releasing: &stale)
             targets.remove(at: index)
-            return stale
+            if delivering {
+                pendingReleases.append(entry)
+            }
+            return !delivering
         }
         withExtendedLifetime(stale) {}
+        return releasesNow
+    }
+
+    /// For a subscription that has ended and that no list holds any more (the lock held):
+    /// returns `true` if nobody is delivering, so that its subscriber may be let go at once (no
+    /// delivery can reach it from now on); otherwise keeps it for the delivering thread to let
+    /// go when it finishes.
+    @inlinable
+    package func releasesAtOnceLocked(_ entry: SubjectTargetBase<Output, Failure>) -> Bool {
+        // One operation either tells the delivering thread to look under the lock when it
+        // finishes, or finds nobody delivering (and then gives back the `listMaintenance` it took).
+        guard owner.bitwiseOr(Self.queuedBit, ordering: .acquiringAndReleasing).oldValue == 0 else {
+            pendingReleases.append(entry)
+            return false
+        }
+        owner.store(0, ordering: .releasing)
+        return true
+    }
+
+    /// `releasesAtOnceLocked` for a caller without the lock.
+    @inlinable
+    package func releasesAtOnce(_ entry: SubjectTargetBase<Output, Failure>) -> Bool {
+        lock.locked { releasesAtOnceLocked(entry) }
     }
 
     /// Call with the lock held before changing `targets`: bumps the version, and makes sure the
     /// owner's copy keeps no removed subscriber alive. If a thread is delivering, it is told to
     /// refresh its copy when it finishes; otherwise the copy is dropped here (before the change,
     /// so that the list is changed in place rather than copied), and the next `send` takes a
-    /// new one. Returns the old copy, to release after unlocking.
+    /// new one. The old copy goes into `stale`, to release after unlocking. Returns whether a
+    /// thread is delivering.
     @inlinable
-    package func targetsWillChangeLocked() -> [SubjectTargetBase<Output, Failure>] {
-        targetsVersion.wrappingAdd(1, ordering: .releasing)
+    @discardableResult
+    package func targetsWillChangeLocked(releasing stale: inout [SubjectTargetBase<Output, Failure>]) -> Bool {
+        // Written only under the lock: a load and a store, not a read-modify-write.
+        targetsVersion.store(targetsVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
         // One operation either pokes the delivering thread or, if nobody was delivering, claims
         // `owner` as `listMaintenance` so that no sender starts from the copy meanwhile.
         guard owner.bitwiseOr(Self.queuedBit, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            return []
+            return true
         }
         defer { owner.store(0, ordering: .releasing) }
-        let stale = ownerTargets
-        ownerTargets = []
-        return stale
+        swap(&stale, &ownerTargets)
+        return false
     }
 
     /// Called when a subscriber asks for values.
     @inlinable
     package func downstreamDemandArrived() {
+        if hasDownstreamDemand.load(ordering: .acquiring) { return }
         let upstreams = lock.locked { () -> [Subscription] in
-            guard !hasDownstreamDemand else { return [] }
-            hasDownstreamDemand = true
+            guard !hasDownstreamDemand.load(ordering: .relaxed) else { return [] }
+            hasDownstreamDemand.store(true, ordering: .releasing)
             return requestsUpstreamEagerly ? [] : upstreamSubscriptions
         }
         for upstream in upstreams {
@@ -222,7 +274,7 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
     package func add(upstream subscription: Subscription) {
         let request = lock.locked { () -> Bool in
             upstreamSubscriptions.append(subscription)
-            return requestsUpstreamEagerly || hasDownstreamDemand
+            return requestsUpstreamEagerly || hasDownstreamDemand.load(ordering: .relaxed)
         }
         if request {
             subscription.request(.unlimited)
@@ -318,11 +370,11 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
                     guard owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged else {
                         continue
                     }
-                    recordForReplayLocked(event, evicted: &evicted)
+                    recordDispatchLocked(event, evicted: &evicted)
                     return (true, true, self.targets)
                 }
                 if current & ~Self.queuedBit == me {
-                    recordForReplayLocked(event, evicted: &evicted)
+                    recordDispatchLocked(event, evicted: &evicted)
                     return (true, false, self.targets)
                 }
                 if owner.compareExchange(expected: current, desired: current | Self.queuedBit,
@@ -359,18 +411,26 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         repeat {
             var evicted: Output?
             var stale: [SubjectTargetBase<Output, Failure>] = []
+            var released: [SubjectTargetBase<Output, Failure>] = []
             let next = lock.locked { () -> (SubjectEvent<Output, Failure>, [SubjectTargetBase<Output, Failure>])? in
                 guard !pending.isEmpty else {
                     refreshOwnerTargetsLocked(into: &stale)
+                    swap(&released, &pendingReleases)
                     owner.store(0, ordering: .releasing)
                     return nil
                 }
                 let event = pending.removeFirst()
-                recordForReplayLocked(event, evicted: &evicted)
+                recordDispatchLocked(event, evicted: &evicted)
                 return (event, self.targets)
             }
             withExtendedLifetime((evicted, stale)) {}
-            guard let (event, targets) = next else { return }
+            guard let (event, targets) = next else {
+                // Listed nowhere now, and nobody is delivering: no delivery can reach them.
+                for entry in released {
+                    entry.releaseSubscriber()
+                }
+                return
+            }
             dispatch(event, to: targets)
         } while !owner.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged
     }
@@ -414,7 +474,8 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         case .completion(let completion):
             let (detached, stale) = lock.locked {
                 () -> ([SubjectTargetBase<Output, Failure>], [SubjectTargetBase<Output, Failure>]) in
-                let stale = targetsWillChangeLocked()
+                var stale: [SubjectTargetBase<Output, Failure>] = []
+                targetsWillChangeLocked(releasing: &stale)
                 let detached = self.targets
                 self.targets = []
                 return (detached, stale)
@@ -428,391 +489,5 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
         case .replay(let target):
             target.drainReplay()
         }
-    }
-}
-
-/// What a subject's list holds for one subscriber, type-erased over the subscriber's type so
-/// the subject can keep all of them in one array.
-///
-/// The subject calls `offerSpecialized` rather than a class method: a generic subclass's
-/// overrides are reached through the library's unspecialised vtable, while this function value
-/// is created where the concrete subscriber type is known, so each delivery runs specialised.
-@usableFromInline
-package class SubjectTargetBase<Output, Failure: Error>: @unchecked Sendable {
-    @usableFromInline
-    package let offerSpecialized: (SubjectTargetBase, Output) -> Void
-
-    @inlinable
-    package init(offerSpecialized: @escaping (SubjectTargetBase, Output) -> Void) {
-        self.offerSpecialized = offerSpecialized
-    }
-
-    @inlinable
-    package func offerOwed(_ value: Output) {
-        fatalError("abstract")
-    }
-
-    @inlinable
-    package func finish(_ completion: Subscribers.Completion<Failure>) {
-        fatalError("abstract")
-    }
-
-    /// For the replay policy: delivers the backlog as far as demand allows, then a completion
-    /// that was waiting for it.
-    @inlinable
-    package func drainReplay() {
-        fatalError("abstract")
-    }
-
-    /// For the replay policy: the starting backlog, and the completion if the subject has
-    /// already completed. Called under the subject's delivery lock.
-    @inlinable
-    package func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
-        fatalError("abstract")
-    }
-}
-
-/// One subscriber in a subject's list: the subscriber itself, held in a constant, beside its
-/// subscription (``SubjectConduit``), which keeps the demand and the policy.
-///
-/// The subscriber is a constant so that a delivery uses it in place: a stored variable is
-/// copied for each call, a retain and a release of every reference the subscriber holds (a
-/// `map` closure, a `filter` closure, the sink...). While the subscription has unlimited demand
-/// and nothing owed or backlogged, `takesEveryValue` is set and a value goes straight to the
-/// subscriber with no lock either. This is safe against a cancel from any thread because a
-/// cancel only drops the subscription's reference to this object: the subject's list and the
-/// delivering thread's copy of it keep the object, and so the subscriber, alive until the
-/// delivery in progress has returned.
-@usableFromInline
-package final class SubjectTarget<Downstream: Subscriber>:
-    SubjectTargetBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable
-{
-    @usableFromInline
-    package typealias Output = Downstream.Input
-    @usableFromInline
-    package typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    package let downstream: Downstream
-    @usableFromInline
-    package let conduit: SubjectConduit<Downstream>
-    /// Set and cleared under the conduit's lock; read without it by the delivering thread.
-    @usableFromInline
-    package let takesEveryValue = Atomic<Bool>(false)
-
-    @inlinable
-    package init(_ downstream: Downstream, conduit: SubjectConduit<Downstream>) {
-        self.downstream = downstream
-        self.conduit = conduit
-        super.init(offerSpecialized: { target, value in
-            unsafeDowncast(target, to: SubjectTarget.self).offer(value)
-        })
-    }
-
-    @inlinable
-    package func offer(_ value: Output) {
-        // Acquiring: the subscriber's own writes before it asked for `.unlimited` (on whatever
-        // thread) are visible before it is called.
-        if takesEveryValue.load(ordering: .acquiring) {
-            // Unlimited demand stays unlimited whatever the subscriber answers.
-            _ = downstream.receive(value)
-            return
-        }
-        conduit.offer(value, to: self)
-    }
-
-    @inlinable
-    override package func offerOwed(_ value: Output) {
-        conduit.offerOwed(value, to: self)
-    }
-
-    @inlinable
-    override package func finish(_ completion: Subscribers.Completion<Failure>) {
-        conduit.finish(completion, to: self)
-    }
-
-    @inlinable
-    override package func drainReplay() {
-        conduit.drainReplay(to: self)
-    }
-
-    @inlinable
-    override package func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
-        conduit.seedReplay(values, completion: completion)
-    }
-}
-
-/// A subject's subscription for one subscriber: its demand and the subject's policy for it.
-/// The subscriber itself sits in ``SubjectTarget``, which this subscription holds until it
-/// ends; ending it (cancel or completion) drops that reference, so a subscriber that keeps its
-/// subscription afterwards keeps nothing else alive. (The one state in which the two refer to
-/// each other with nothing else holding either: a `ReplaySubject` subscription whose subject has
-/// completed, waiting for demand to deliver its backlog, whose subscriber dropped it without
-/// cancelling. It can never be asked for anything again; cancelling ends it.)
-@usableFromInline
-package final class SubjectConduit<Downstream: Subscriber>:
-    Subscription, DescribedByName,
-    @unchecked Sendable
-{
-    @usableFromInline
-    package typealias Output = Downstream.Input
-    @usableFromInline
-    package typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    package let lock = Lock()
-    /// The subject's list entry for this subscriber, until this subscription ends.
-    @usableFromInline @exclusivity(unchecked)
-    package var target: SubjectTarget<Downstream>?
-    @usableFromInline @exclusivity(unchecked)
-    package var demand = Subscribers.Demand.none
-    /// The subject, until this subscription ends; also what keeps the subject alive while the
-    /// subscriber holds its subscription, as in Combine.
-    @usableFromInline @exclusivity(unchecked)
-    package var parent: AnyObject?
-    @usableFromInline @exclusivity(unchecked)
-    package var delivery: SubjectDelivery<Output, Failure>?
-    /// For the current-value policy: the current value is owed on the next demand.
-    @usableFromInline @exclusivity(unchecked)
-    package var owesCurrentValue: Bool
-    /// For the replay policy: values waiting for demand, oldest first.
-    @usableFromInline @exclusivity(unchecked)
-    package var backlog = RingBuffer<Output>()
-    /// For the replay policy: the subject's completion, waiting for the backlog to be delivered.
-    /// Kept without its failure type: a `Subscribers.Completion<Failure>?` field would cost
-    /// this class's (unspecialised) deinit a metadata look-up on every subscription.
-    @usableFromInline @exclusivity(unchecked)
-    package var pendingCompletion: ErasedCompletion?
-    /// Whether the subscriber has ever asked for values (for the every-value policy).
-    @usableFromInline @exclusivity(unchecked)
-    package var hasRequested = false
-    @usableFromInline
-    package let policy: SubjectDemandPolicy<Output>
-    @usableFromInline
-    package let name: String
-    @usableFromInline
-    package let entryPoints: SpecializedEntryPoints
-
-    @inlinable
-    package init(_ downstream: Downstream, parent: AnyObject, delivery: SubjectDelivery<Output, Failure>,
-                  name: String, policy: SubjectDemandPolicy<Output>) {
-        self.parent = parent
-        self.delivery = delivery
-        self.name = name
-        self.policy = policy
-        if case .currentValue = policy {
-            owesCurrentValue = true
-        } else {
-            owesCurrentValue = false
-        }
-        entryPoints = SpecializedEntryPoints(
-            request: { unsafeDowncast($0, to: SubjectConduit.self).requestSpecialized($1) },
-            cancel: { unsafeDowncast($0, to: SubjectConduit.self).cancelSpecialized() })
-        target = SubjectTarget(downstream, conduit: self)
-    }
-
-    /// Whether every value may go straight to the subscriber: the subscription is live, its
-    /// demand unlimited, and nothing is owed or backlogged. Call with the lock held after
-    /// changing any of those.
-    @inlinable
-    package func refreshTakesEveryValueLocked() {
-        guard let target else { return }
-        let takesEveryValue: Bool
-        switch policy {
-        case .dropWithoutDemand, .everyValueAfterFirstDemand:
-            takesEveryValue = demand == .unlimited
-        case .currentValue:
-            takesEveryValue = demand == .unlimited && !owesCurrentValue
-        case .replay:
-            takesEveryValue = demand == .unlimited && backlog.isEmpty
-        }
-        target.takesEveryValue.store(takesEveryValue, ordering: .releasing)
-    }
-
-    /// A value for the subscriber, when `target` could not take it straight away.
-    @inlinable
-    package func offer(_ value: Output, to target: SubjectTarget<Downstream>) {
-        var evicted: Output?
-        defer { withExtendedLifetime(evicted) {} }
-        let delivers = lock.locked { () -> Bool in
-            guard self.target != nil else { return false }
-            switch policy {
-            case .dropWithoutDemand:
-                guard demand > 0 else { return false }
-            case .currentValue:
-                guard demand > 0, !owesCurrentValue else {
-                    owesCurrentValue = true
-                    return false
-                }
-            case .everyValueAfterFirstDemand:
-                return hasRequested
-            case .replay(let capacity):
-                // Behind an undelivered backlog, or without demand: join the backlog.
-                guard backlog.isEmpty, demand > 0 else {
-                    backlog.append(value)
-                    if backlog.count > capacity {
-                        evicted = backlog.popFirst()
-                    }
-                    return false
-                }
-            }
-            demand -= 1
-            return true
-        }
-        guard delivers else { return }
-        add(target.downstream.receive(value))
-    }
-
-    @inlinable
-    package func add(_ additional: Subscribers.Demand) {
-        guard additional > 0 else { return }
-        lock.locked {
-            demand += additional
-            refreshTakesEveryValueLocked()
-        }
-    }
-
-    @inlinable
-    package func offerOwed(_ value: Output, to target: SubjectTarget<Downstream>) {
-        let delivers = lock.locked { () -> Bool in
-            guard owesCurrentValue, demand > 0, self.target != nil else { return false }
-            owesCurrentValue = false
-            demand -= 1
-            refreshTakesEveryValueLocked()
-            return true
-        }
-        guard delivers else { return }
-        add(target.downstream.receive(value))
-    }
-
-    @inlinable
-    package func finish(_ completion: Subscribers.Completion<Failure>, to target: SubjectTarget<Downstream>) {
-        if case .replay = policy {
-            let waits = lock.locked { () -> Bool in
-                guard self.target != nil, !backlog.isEmpty else { return false }
-                pendingCompletion = ErasedCompletion(completion)
-                return true
-            }
-            if waits { return }
-        }
-        guard release() != nil else { return }
-        target.downstream.receive(completion: completion)
-    }
-
-    @inlinable
-    package func seedReplay(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
-        lock.locked {
-            for value in values {
-                backlog.append(value)
-            }
-            pendingCompletion = completion.map(ErasedCompletion.init)
-            refreshTakesEveryValueLocked()
-        }
-    }
-
-    @inlinable
-    package func drainReplay(to target: SubjectTarget<Downstream>) {
-        while true {
-            let step = lock.locked { () -> Output?? in
-                guard self.target != nil else { return nil }
-                if !backlog.isEmpty {
-                    guard demand > 0 else { return nil }
-                    demand -= 1
-                    defer { refreshTakesEveryValueLocked() }
-                    return .some(backlog.popFirst())
-                }
-                guard pendingCompletion != nil else { return nil }
-                return .some(nil)
-            }
-            guard let step else { return }
-            if let value = step {
-                add(target.downstream.receive(value))
-                continue
-            }
-            let completion = lock.locked { () -> Subscribers.Completion<Failure>? in
-                defer { pendingCompletion = nil }
-                return pendingCompletion?.completion(failingWith: Failure.self)
-            }
-            guard let completion, release() != nil else { return }
-            target.downstream.receive(completion: completion)
-            return
-        }
-    }
-
-    /// Ends this subscription, returning the subscriber's list entry and the subject's delivery
-    /// if it was still live. The caller releases the entry, after unlocking.
-    @inlinable
-    @discardableResult
-    package func release() -> (SubjectTarget<Downstream>, SubjectDelivery<Output, Failure>?)? {
-        let (target, delivery, parent, backlog) = lock.locked {
-            () -> (SubjectTarget<Downstream>?, SubjectDelivery<Output, Failure>?, AnyObject?, RingBuffer<Output>) in
-            defer {
-                self.target = nil
-                self.delivery = nil
-                self.parent = nil
-                self.backlog = RingBuffer()
-            }
-            self.target?.takesEveryValue.store(false, ordering: .releasing)
-            return (self.target, self.delivery, self.parent, self.backlog)
-        }
-        withExtendedLifetime((parent, backlog)) {}
-        guard let target else { return nil }
-        return (target, delivery)
-    }
-
-    @inlinable
-    package func request(_ demand: Subscribers.Demand) {
-        entryPoints.request(self, demand)
-    }
-
-    @inlinable
-    package func cancel() {
-        entryPoints.cancel(self)
-    }
-
-    @inlinable
-    package func requestSpecialized(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        let (delivery, listed, owed, replays) = lock.locked {
-            () -> (SubjectDelivery<Output, Failure>?, SubjectTarget<Downstream>?, Bool, Bool) in
-            guard let target else { return (nil, nil, false, false) }
-            self.demand += demand
-            hasRequested = true
-            refreshTakesEveryValueLocked()
-            return (self.delivery, target, owesCurrentValue, !backlog.isEmpty || pendingCompletion != nil)
-        }
-        guard let delivery, let target = listed else { return }
-        delivery.downstreamDemandArrived()
-        if owed, case .currentValue(let current) = policy, let value = current() {
-            delivery.send(owed: value, to: target)
-        }
-        if replays {
-            delivery.send(replayTo: target)
-        }
-    }
-
-    @inlinable
-    package func cancelSpecialized() {
-        guard let (target, delivery) = release() else { return }
-        delivery?.detach(target)
-    }
-
-    @usableFromInline
-    package var description: String { name }
-
-    @usableFromInline
-    package var customMirror: Mirror {
-        let (parent, target, demand) = lock.locked { (self.parent, self.target, self.demand) }
-        let downstream = target?.downstream
-        if case .everyValueAfterFirstDemand = policy {
-            // Combine's `ObservableObjectPublisher` subscription shows only its downstream.
-            return Mirror(self, children: ["downstream": downstream as Any])
-        }
-        return Mirror(self, children: [
-            "parent": parent as Any,
-            "downstream": downstream as Any,
-            "demand": demand,
-            "subject": parent as Any,
-        ])
     }
 }

@@ -171,7 +171,7 @@ extension Subscribers {
         /// `Cancellable` witness is the library's unspecialised code, and unspecialised code pays
         /// for generic metadata look-ups on every call.
         @usableFromInline
-        internal let cancelSpecialized: (AnyObject) -> Void
+        internal let cancelSpecialized: (AnyObject, CancelPlace) -> Void
 
         /// Initializes a sink with the provided closures.
         @inlinable
@@ -189,7 +189,7 @@ extension Subscribers {
                       receiveValue: consuming @escaping (Input) -> Void, site: SubscriberSite?) {
             // Moved, not copied: a copy is a retain and a release of each closure's context.
             closures = SinkClosures(receiveValue: consume receiveValue, receiveCompletion: consume receiveCompletion)
-            cancelSpecialized = { unsafeDowncast($0, to: Sink.self).cancelSubscription() }
+            cancelSpecialized = { sink, _ in unsafeDowncast(sink, to: Sink.self).cancelSubscription() }
             self.site = site
             if let site, SubscriberRegistry.isTracking {
                 trackingID.store(SubscriberRegistry.beginTracking(subscriber: "Sink", site: site), ordering: .relaxed)
@@ -253,15 +253,15 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            // A local filled under the lock rather than a tuple returned from it: a tuple holding
-            // the subscription's existential is destroyed through the runtime's generic witness.
-            var finishedUpstream: Subscription?
+            // The subscription is returned alone, not in a tuple or an `Optional` (either is
+            // destroyed through the runtime's generic witness; see `SubscriptionStatus`).
+            var live = false
             // The completion is a call of the closures like a value, begun in the step that
             // marks the end, so that they stay until it returns; a second completion finds the
             // stream ended.
-            let live = lock.locked { () -> Bool in
-                finishedUpstream = status.end()
-                return beginClosureCall(seeing: closureUse.load(ordering: .relaxed), alsoEnding: true)
+            let finishedUpstream = lock.locked { () -> Subscription in
+                live = beginClosureCall(seeing: closureUse.load(ordering: .relaxed), alsoEnding: true)
+                return status.endTakingSubscription()
             }
             endTracking()
             // `live` says that the stream had not ended. (Not the old status: a sink taking a
@@ -282,7 +282,7 @@ extension Subscribers {
         /// Cancels the subscription and releases the closures.
         @inlinable
         public func cancel() {
-            cancelSpecialized(self)
+            cancelSpecialized(self, CancelPlace())
         }
 
         @inlinable
@@ -290,23 +290,25 @@ extension Subscribers {
             // Ended means the stream has ended (completion or an earlier cancel), so there is
             // nothing to cancel: skip the lock, as `AnyCancellable`'s deinit cancels every sink.
             if closureUse.load(ordering: .acquiring) & Self.ended != 0 { return }
-            var upstream: Subscription?
             var cancelled = false
-            let releasesClosures = lock.locked { () -> Bool in
+            var releasesClosures = false
+            // The subscription is returned alone (``NoSubscription`` if there is none), not as an
+            // `Optional`, whose destroy goes through the runtime's generic witness.
+            let upstream = lock.locked { () -> Subscription in
                 // Before a subscription there is nothing to cancel yet (as in Combine, the sink
                 // then takes the one that comes). `terminal` here is a sink taking a value at hand
                 // (`receiveAtOnce`), whose value call `markEnded` then waits for, or one whose
                 // completion came after the check above, for which `markEnded` releases nothing.
-                guard !status.isAwaitingSubscription else { return false }
-                upstream = status.end()
+                guard !status.isAwaitingSubscription else { return NoSubscription() }
                 cancelled = true
-                return markEnded()
+                releasesClosures = markEnded()
+                return status.endTakingSubscription()
             }
             // Not before a subscription: the sink is still live then.
             if cancelled {
                 endTracking()
             }
-            upstream?.cancel()
+            upstream.cancel()
             if releasesClosures {
                 releaseClosures()
             }

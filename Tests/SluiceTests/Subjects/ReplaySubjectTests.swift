@@ -103,6 +103,40 @@ struct ReplaySubjectTests {
         #expect(late.events == [.subscription("Empty"), .completion(.finished)])
     }
 
+    /// A completion sent while another thread delivers waits behind the values sent before it;
+    /// a subscriber arriving meanwhile is owed those values, then the completion (it used to get
+    /// the backlog as it stood and the completion at once, missing the queued values).
+    @Test func aSubscriberArrivingWhileACompletionWaitsBehindQueuedValuesGetsThoseValues() {
+        let subject = ReplaySubject<Int, TestError>(bufferSize: 3)
+        let entered = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let holder = subject.sink(receiveCompletion: { _ in }, receiveValue: { value in
+            if value == 0 {
+                entered.signal()
+                resume.wait()
+            }
+        })
+        let finished = DispatchSemaphore(value: 0)
+        // The thread that delivers 0 then delivers what was queued meanwhile, before `send` returns.
+        let delivering = Thread {
+            subject.send(0)
+            finished.signal()
+        }
+        delivering.start()
+        entered.wait()
+        // The other thread is inside the delivery of 0: these wait in the queue.
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        let late = Sub()
+        subject.subscribe(late)
+        resume.signal()
+        finished.wait()
+        #expect(late.values == [0, 1, 2])
+        #expect(late.completions == [.finished])
+        holder.cancel()
+    }
+
     @Test func bufferSizeZeroBehavesAsAPassthroughSubject() {
         let subject = ReplaySubject<Int, TestError>(bufferSize: 0)
         subject.send(1)

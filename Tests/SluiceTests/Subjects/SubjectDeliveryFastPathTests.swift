@@ -4,7 +4,7 @@ import Synchronization
 @testable import Sluice
 import SluiceTesting
 
-/// The subjects' lock-free delivery under unlimited demand (`SubjectTarget.takesEveryValue`,
+/// The subjects' lock-free delivery under unlimited demand (`SubjectSubscription.takesEveryValue`,
 /// the atomic `SubjectDelivery.owner` with its private copy of the list) and the sink's
 /// in-place closure call: what must still hold about lifetimes, re-entrancy, demand and
 /// completion. Interleavings are forced with semaphores (``Handshake``), never with sleeps, and
@@ -208,6 +208,97 @@ struct SubjectDeliveryFastPathTests {
                 "cancelled during two calls, then one returned: the end and the calls in progress")
         #expect(!outcome.releasedBeforeTheLaterReturned, "the closures were released while a call was still running")
         #expect(outcome.releasedAtTheEnd, "the closures were not released once both calls had returned")
+    }
+
+    /// Keeps its subscription (so the two refer to each other, and nothing else holds it once
+    /// the test lets go of it) and, on its first value, runs `onValue` with its subscription;
+    /// records whether it had been deinitialised when `onValue` returned.
+    final class SubscriptionKeeper: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = Never
+        let deinitialized: Flag
+        let freedDuringReceive: Flag
+        let completions: Log<Subscribers.Completion<Never>>
+        let onValue: (Subscription) -> Void
+        var subscription: Subscription?
+
+        init(_ deinitialized: Flag, _ freedDuringReceive: Flag, _ completions: Log<Subscribers.Completion<Never>>,
+             onValue: @escaping (Subscription) -> Void) {
+            self.deinitialized = deinitialized
+            self.freedDuringReceive = freedDuringReceive
+            self.completions = completions
+            self.onValue = onValue
+        }
+
+        deinit { deinitialized.set() }
+
+        func receive(subscription: Subscription) {
+            self.subscription = subscription
+            subscription.request(.unlimited)
+        }
+
+        func receive(_ input: Int) -> Subscribers.Demand {
+            guard let subscription else { return .none }
+            onValue(subscription)
+            // Still inside the delivery: the subject must not have let this subscriber go.
+            if deinitialized.isSet { freedDuringReceive.set() }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Never>) { completions.append(completion) }
+    }
+
+    /// A subscription that ends inside its subscriber's own receive (a cancel, or the subject's
+    /// completion sent from there) must leave the subscriber alive until the delivery in
+    /// progress finishes (the subject calls it in place, and the call is still on the stack),
+    /// and let it go then, although the subscriber keeps its subscription. A second subscriber,
+    /// delivered to after the first within the same delivery, sees it still alive.
+    @Test(arguments: ["cancel", "completion"])
+    func aSubscriptionEndedInsideItsSubscribersReceiveLetsTheSubscriberGoWhenTheDeliveryReturns(_ how: String) async {
+        let outcome = await withWatchdog("\(how) from inside receive") {
+            () -> (Bool, [Bool], Bool, [Subscribers.Completion<Never>]) in
+            let subject = PassthroughSubject<Int, Never>()
+            let deinitialized = Flag()
+            let freedDuringReceive = Flag()
+            let completions = Log<Subscribers.Completion<Never>>()
+            subject.subscribe(SubscriptionKeeper(deinitialized, freedDuringReceive, completions) { subscription in
+                if how == "cancel" {
+                    subscription.cancel()
+                } else {
+                    subject.send(completion: .finished)
+                }
+            })
+            let seenByTheNext = Log<Bool>()
+            let next = subject.sink(receiveCompletion: { _ in seenByTheNext.append(deinitialized.isSet) },
+                                    receiveValue: { _ in seenByTheNext.append(deinitialized.isSet) })
+            subject.send(1)
+            withExtendedLifetime(next) {}
+            return (freedDuringReceive.isSet, seenByTheNext.all, deinitialized.isSet, completions.all)
+        }
+        guard let (freedDuringReceive, seenByTheNext, freedAfterSend, completions) = outcome else { return }
+        #expect(!freedDuringReceive, "the subscriber was let go while its receive was running")
+        // The second subscriber gets the value after a cancel, or the completion (sent from
+        // inside the first subscriber, it ends the second too before the value reaches it).
+        #expect(seenByTheNext == [false], "the subscriber was let go before the delivery finished")
+        #expect(completions == (how == "cancel" ? [] : [.finished]))
+        #expect(freedAfterSend, "the subscriber outlived the delivery (its subscription kept it)")
+    }
+
+    /// With nobody delivering, a cancel lets the subscriber go at once, although it keeps its
+    /// subscription.
+    @Test func aSubscriberKeepingItsSubscriptionIsLetGoAtOnceByACancelWhileIdle() {
+        let subject = PassthroughSubject<Int, Never>()
+        let keeperFreed = Flag()
+        var subscription: Subscription?
+        do {
+            let keeper = SubscriptionKeeper(keeperFreed, Flag(), Log()) { _ in }
+            subject.subscribe(keeper)
+            subscription = keeper.subscription
+        }
+        #expect(subscription != nil)
+        #expect(!keeperFreed.isSet, "the subject holds a live subscription's subscriber")
+        subscription?.cancel()
+        #expect(keeperFreed.isSet, "the cancel did not let the subscriber go")
     }
 
     // MARK: - Re-entrancy
