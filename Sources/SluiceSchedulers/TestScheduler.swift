@@ -266,7 +266,23 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// cancel the events they have scheduled. Unlike Combine's `schedule(after:interval:...)`
     /// result, dropping the returned value does not cancel.
     package func scheduleCancellable(after date: SchedulerTimeType, _ action: @escaping () -> Void) -> Cancellable {
-        RepeatingAction(scheduler: self, entry: enqueue(at: date, interval: nil, action))
+        QueuedAction(scheduler: self, entry: enqueue(at: date, interval: nil, action))
+    }
+
+    /// What ``scheduleCancellable(after:_:)`` returns: cancels its entry when told to, and not
+    /// when dropped.
+    private final class QueuedAction: Cancellable {
+        let scheduler: TestScheduler
+        let entry: EntryHandle
+
+        init(scheduler: TestScheduler, entry: EntryHandle) {
+            self.scheduler = scheduler
+            self.entry = entry
+        }
+
+        func cancel() {
+            scheduler.cancelEntry(entry)
+        }
     }
 
     @inlinable
