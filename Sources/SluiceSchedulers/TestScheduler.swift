@@ -440,13 +440,14 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         }
     }
 
-    /// Hands the thread to other tasks before a step of an async form, `testSchedulerYieldCount` times: each
+    /// Hands the thread to other tasks before a step of an async form, `configuredTestSchedulerYieldCount` times: each
     /// time a round trip through a task on the global executor, so a task started with `Task {}`
     /// gets there and runs to its next suspension (a sleep registering on this scheduler, a
     /// stream's consumer taking a value). Twenty covers a task that awaits a few hops; the
-    /// `SLUICE_TEST_SCHEDULER_YIELDS` environment variable changes it.
+    /// `SLUICE_TEST_SCHEDULER_YIELDS` environment variable (or combine-schedulers'
+    /// `TASK_MEGA_YIELD_COUNT`) changes it.
     static func letOtherTasksRun() async {
-        for _ in 0..<testSchedulerYieldCount {
+        for _ in 0..<configuredTestSchedulerYieldCount {
             await Task.detached(priority: .background) { await Task.yield() }.value
         }
     }
@@ -580,7 +581,7 @@ public struct TestSchedulerAction: Equatable, Sendable, CustomStringConvertible 
 /// The test scheduler for a given scheduler type: `TestSchedulerOf<DispatchQueue>`.
 public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 
-/// The name seed 000 gives the virtual-time scheduler: a test scheduler on dispatch time.
+/// A name commonly given to the virtual-time scheduler: a test scheduler on dispatch time.
 public typealias VirtualTimeScheduler = TestSchedulerOf<DispatchQueue>
 
 extension TestScheduler where SchedulerTimeType == DispatchQueue.SchedulerTimeType {
@@ -614,7 +615,13 @@ extension OperationQueue {
 
 /// How many round trips the async forms of `advance` and `run` make before each step; read once
 /// (see `TestScheduler.letOtherTasksRun`).
-private let testSchedulerYieldCount: Int = {
-    let configured = ProcessInfo.processInfo.environment["SLUICE_TEST_SCHEDULER_YIELDS"].flatMap(Int.init)
+private let configuredTestSchedulerYieldCount = testSchedulerYieldCount(in: ProcessInfo.processInfo.environment)
+
+/// The yield count `environment` sets: `SLUICE_TEST_SCHEDULER_YIELDS`, else combine-schedulers'
+/// `TASK_MEGA_YIELD_COUNT` (so a project moving from it keeps its setting), else 20; at most
+/// 10,000.
+package func testSchedulerYieldCount(in environment: [String: String]) -> Int {
+    let configured = environment["SLUICE_TEST_SCHEDULER_YIELDS"].flatMap(Int.init)
+        ?? environment["TASK_MEGA_YIELD_COUNT"].flatMap(Int.init)
     return min(max(configured ?? 20, 0), 10_000)
-}()
+}

@@ -161,8 +161,8 @@ func allCases() -> [BenchCase] {
         run: { benchSink &+= sinkWithCallStack(stacks) },
         baseline: Baseline(name: "plain sink", operations: stacks, run: { benchSink &+= sinkPlain(stacks) })))
 
-    // SluiceRx (issue 10, seed 002): what Hooks.recordCallStackOnError costs per subscription,
-    // and the seed's exercise, subscribeLogged's #fileID/#line capture, each against plain
+    // SluiceRx: what Hooks.recordCallStackOnError costs per subscription,
+    // and subscribeLogged's #fileID/#line capture, each against plain
     // subscribe(onNext:) (RxCases.swift).
     let rxSubscriptions = 100_000
     cases.append(BenchCase(
@@ -368,7 +368,7 @@ func sluiceUncheckedChain(_ count: Int) -> Int {
     return total.withLock { $0 }
 }
 
-// MARK: Call-site capture (issue 6; seed 002's exercise): the cost per subscription of
+// MARK: Call-site capture: the cost per subscription of
 // remembering where `sink` was called, against plain `sink` and against capturing
 // `Thread.callStackSymbols` as RxSwift's `Hooks.recordCallStackOnError` does.
 

@@ -1,7 +1,7 @@
 import SluiceRx
 
-// SluiceRx's subscription costs (issue 10; seed 002's `Hooks.recordCallStackOnError` and its
-// exercise). Built in nonisolated code, as every benchmark pipeline is.
+// SluiceRx's subscription costs (`Hooks.recordCallStackOnError`, and logging each
+// subscription's call site). Built in nonisolated code, as every benchmark pipeline is.
 
 /// `Observable.just(i).subscribe(onNext:)` `count` times, with call-stack recording on or off.
 @inline(never)

@@ -70,6 +70,15 @@ import Testing
         cancellable.cancel()
     }
 
+    @Test func theYieldCountComesFromSluicesVariableThenCombineSchedulersThenTwenty() {
+        #expect(testSchedulerYieldCount(in: [:]) == 20)
+        #expect(testSchedulerYieldCount(in: ["TASK_MEGA_YIELD_COUNT": "50"]) == 50)
+        #expect(testSchedulerYieldCount(in: ["TASK_MEGA_YIELD_COUNT": "50", "SLUICE_TEST_SCHEDULER_YIELDS": "3"]) == 3)
+        #expect(testSchedulerYieldCount(in: ["SLUICE_TEST_SCHEDULER_YIELDS": "many", "TASK_MEGA_YIELD_COUNT": "7"]) == 7)
+        #expect(testSchedulerYieldCount(in: ["TASK_MEGA_YIELD_COUNT": "-4"]) == 0)
+        #expect(testSchedulerYieldCount(in: ["SLUICE_TEST_SCHEDULER_YIELDS": "1000000"]) == 10_000)
+    }
+
     @Test func awaitedRunStopsAfterMaxStepsWithAFailure() async {
         let scheduler = DispatchQueue.test
         let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
