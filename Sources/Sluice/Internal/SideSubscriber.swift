@@ -25,8 +25,11 @@ extension SideParent {
 }
 
 /// The subscriber for one upstream of a ``SideParent``.
+///
+/// `Role` only gives a side a type of its own where Combine's sides of one operator differ in
+/// type (a concatenation's prefix and suffix, which share an identity); it is `Void` elsewhere.
 @usableFromInline
-package struct SideSubscriber<Parent: SideParent>: Subscriber, DescribedByName {
+package struct SideSubscriber<Parent: SideParent, Role>: Subscriber, DescribedByName {
     @usableFromInline
     package typealias Input = Parent.SideInput
     @usableFromInline
@@ -41,7 +44,7 @@ package struct SideSubscriber<Parent: SideParent>: Subscriber, DescribedByName {
 
     /// A side with an identity of its own.
     @inlinable
-    package init(parent: Parent, key: Parent.SideKey) {
+    package init(parent: Parent, key: Parent.SideKey, role: Role.Type) {
         self.parent = parent
         self.key = key
         combineIdentifier = CombineIdentifier()
@@ -49,7 +52,7 @@ package struct SideSubscriber<Parent: SideParent>: Subscriber, DescribedByName {
 
     /// A side that shows its parent's identity (a concatenation's, a catch's).
     @inlinable
-    package init(sharingIdentityOf parent: Parent, key: Parent.SideKey) {
+    package init(sharingIdentityOf parent: Parent, key: Parent.SideKey, role: Role.Type) {
         self.parent = parent
         self.key = key
         combineIdentifier = parent.combineIdentifier
@@ -75,4 +78,18 @@ package struct SideSubscriber<Parent: SideParent>: Subscriber, DescribedByName {
 
     @usableFromInline
     package var customMirror: Mirror { Mirror(self, children: parent.sideMirrorChildren) }
+}
+
+extension SideSubscriber where Role == Void {
+    /// A side with an identity of its own, of the operator's one side type.
+    @inlinable
+    package init(parent: Parent, key: Parent.SideKey) {
+        self.init(parent: parent, key: key, role: Void.self)
+    }
+
+    /// A side that shows its parent's identity, of the operator's one side type.
+    @inlinable
+    package init(sharingIdentityOf parent: Parent, key: Parent.SideKey) {
+        self.init(sharingIdentityOf: parent, key: key, role: Void.self)
+    }
 }

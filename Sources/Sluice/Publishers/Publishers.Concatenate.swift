@@ -29,7 +29,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let inner = ConcatenateSubscription<S, Suffix>(downstream: subscriber, suffix: suffix)
-            prefix.receive(subscriber: SideSubscriber(sharingIdentityOf: inner, key: false))
+            prefix.receive(subscriber: SideSubscriber(sharingIdentityOf: inner, key: false, role: ConcatenatePrefixRole.self))
         }
     }
 }
@@ -88,6 +88,15 @@ extension Publisher {
     }
 }
 
+/// What gives a concatenation's prefix subscriber and suffix subscriber types of their own, as
+/// Combine's are (both show the subscription's identity).
+@usableFromInline
+internal enum ConcatenatePrefixRole {}
+
+/// See ``ConcatenatePrefixRole``.
+@usableFromInline
+internal enum ConcatenateSuffixRole {}
+
 /// The subscription of a concatenation. Demand accumulates here and is forwarded to whichever
 /// side is active; each value uses one, and what the downstream returns is added back (and
 /// returned to the side that sent it, as in Combine). `request(.none)` is forwarded, as
@@ -97,7 +106,6 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     DownstreamGate<Downstream, Void>, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
-
     @usableFromInline
     internal enum Phase {
         case prefix(GateUpstream)
@@ -197,7 +205,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
                 return (suffix, previous)
             }
             withExtendedLifetime(previous) {}
-            next?.receive(subscriber: SideSubscriber(sharingIdentityOf: self, key: true))
+            next?.receive(subscriber: SideSubscriber(sharingIdentityOf: self, key: true, role: ConcatenateSuffixRole.self))
         default:
             let (ticket, previous) = lock.locked { () -> (Ticket, Phase?) in
                 guard phase.isLive(fromSuffix: fromSuffix) else { return (.none, nil) }

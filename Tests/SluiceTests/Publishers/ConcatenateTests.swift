@@ -199,6 +199,24 @@ struct ConcatenateTests {
         #expect(weakFinished == nil)
     }
 
+    /// As in Combine: the prefix's and the suffix's subscribers both carry the identity of the
+    /// subscription the downstream holds, and are of different types.
+    @Test func prefixAndSuffixSubscribersShareTheIdentityNotTheType() throws {
+        let prefix = InnerProbe<Int, Never>()
+        let suffix = InnerProbe<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        prefix.append(suffix).subscribe(subscriber)
+        prefix.send(subscription: ProbeSubscription())
+        prefix.send(completion: .finished)
+        let downstreamSubscription = try #require(subscriber.subscription)
+        let prefixSide = try #require(prefix.inner)
+        let suffixSide = try #require(suffix.inner)
+        #expect(prefix.innerCombineIdentifier == downstreamSubscription.combineIdentifier)
+        #expect(suffix.innerCombineIdentifier == downstreamSubscription.combineIdentifier)
+        #expect(ObjectIdentifier(type(of: prefixSide)) != ObjectIdentifier(type(of: suffixSide)))
+        #expect(ObjectIdentifier(type(of: prefixSide)) != ObjectIdentifier(type(of: downstreamSubscription)))
+    }
+
     @Test func concurrentRequestsWhileValuesFlow() async {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         (0..<5_000).publisher.append(5_000..<10_000).subscribe(subscriber)
