@@ -124,7 +124,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     internal var outerFinished = false
     /// Live children by index: awaiting their subscription, or subscribed.
     @usableFromInline @exclusivity(unchecked)
-    internal var children: [Int: GateUpstream] = [:]
+    internal var children = FlatMapChildren()
     @usableFromInline @exclusivity(unchecked)
     internal var nextIndex = 0
     @usableFromInline @exclusivity(unchecked)
@@ -162,7 +162,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             guard !terminated, !outerFinished, outer.isSubscribed else { return nil }
             let index = nextIndex
             nextIndex += 1
-            children[index] = .awaitingSubscription
+            children.append(index)
             return index
         }
         guard let index else { return .none }
@@ -185,19 +185,18 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
         case .failure:
             let (ticket, detached, dropped) = lock.locked {
-                () -> (Ticket, [(Int, GateUpstream)], RingBuffer<(Int, Child.Output)>) in
+                () -> (Ticket, [GateUpstream], RingBuffer<(Int, Child.Output)>) in
                 guard !terminated, !outerFinished else { return (.none, [], RingBuffer()) }
                 terminated = true
                 outerFinished = true
-                let detached = children.sorted { $0.key < $1.key }
-                children = [:]
+                let detached = children.removeAll()
                 let dropped = buffer
                 buffer = RingBuffer()
                 outer = .done
                 return (submitLocked(.completion(completion)), detached, dropped)
             }
             // The children are cancelled before the failure goes out.
-            for (_, child) in detached {
+            for child in detached {
                 child.subscription?.cancel()
             }
             withExtendedLifetime(dropped) {}
@@ -210,8 +209,9 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(subscription: Subscription, from index: Int) {
         let request = lock.locked { () -> Subscribers.Demand? in
-            guard !terminated, children[index]?.isAwaitingSubscription == true else { return nil }
-            children[index] = .subscribed(subscription)
+            guard !terminated, let position = children.position(of: index),
+                  children.upstreams[position].isAwaitingSubscription else { return nil }
+            children.upstreams[position] = .subscribed(subscription)
             return demand == .unlimited ? .unlimited : .max(1)
         }
         guard let request else {
@@ -224,9 +224,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(_ input: Child.Output, from index: Int) -> Subscribers.Demand {
         let (ticket, answer) = lock.locked { () -> (Ticket, Subscribers.Demand) in
-            // `index(forKey:)` rather than `children[index] != nil`, which copies the entry out
-            // (a retain and a release of the child's subscription per value).
-            guard !terminated, children.index(forKey: index) != nil else { return (.none, .none) }
+            guard !terminated, children.position(of: index) != nil else { return (.none, .none) }
             if demand == .unlimited {
                 return (submitLocked(.value(input, nil)), .none)
             }
@@ -248,7 +246,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         case .finished:
             let (ticket, removed, moreFrom) = lock.locked { () -> (Ticket, GateUpstream?, Subscription?) in
                 guard !terminated else { return (.none, nil, nil) }
-                let removed = children.removeValue(forKey: index)
+                let removed = children.remove(index)
                 let ticket = finishIfDoneLocked()
                 if case .deliver = ticket { return (ticket, removed, nil) }
                 if terminated { return (ticket, removed, nil) }
@@ -259,13 +257,14 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
             moreFrom?.request(.max(1))
         case .failure:
+            var failed: GateUpstream?
             let (ticket, others, dropped, upstream) = lock.locked {
-                () -> (Ticket, [(Int, GateUpstream)], RingBuffer<(Int, Child.Output)>, GateUpstream) in
-                guard !terminated, children[index] != nil else { return (.none, [], RingBuffer(), .done) }
+                () -> (Ticket, [GateUpstream], RingBuffer<(Int, Child.Output)>, GateUpstream) in
+                guard !terminated else { return (.none, [], RingBuffer(), .done) }
+                failed = children.remove(index)
+                guard failed != nil else { return (.none, [], RingBuffer(), .done) }
                 terminated = true
-                children[index] = nil
-                let others = children.sorted { $0.key < $1.key }
-                children = [:]
+                let others = children.removeAll()
                 let dropped = buffer
                 buffer = RingBuffer()
                 // As in Combine the upstream is not cancelled; it is only let go.
@@ -273,10 +272,10 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
                 outer = .done
                 return (submitLocked(.completion(completion)), others, dropped, upstream)
             }
-            for (_, child) in others {
+            for child in others {
                 child.subscription?.cancel()
             }
-            withExtendedLifetime((dropped, upstream)) {}
+            withExtendedLifetime((dropped, upstream, failed)) {}
             run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
         }
     }
@@ -318,7 +317,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         let refill = lock.locked { () -> Subscription? in
             demand += returned
             if demand > 0, !buffer.isEmpty { commitBufferLocked() }
-            return tag.flatMap { children[$0]?.subscription }
+            return tag.flatMap { children.position(of: $0) }.flatMap { children.upstreams[$0].subscription }
         }
         refill?.request(.max(1))
     }
@@ -331,7 +330,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             if demand == .unlimited {
                 self.demand = .unlimited
                 commitBufferLocked()
-                let children = self.children.sorted { $0.key < $1.key }.compactMap { $0.value.subscription }
+                let children = self.children.upstreams.compactMap { $0.subscription }
                 return (claimLocked(), children)
             }
             self.demand += demand
@@ -349,10 +348,9 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func cancel() {
         let (detached, upstream, dropped, gate) = lock.locked {
-            () -> ([(Int, GateUpstream)], GateUpstream, RingBuffer<(Int, Child.Output)>, Detached) in
+            () -> ([GateUpstream], GateUpstream, RingBuffer<(Int, Child.Output)>, Detached) in
             terminated = true
-            let detached = children.sorted { $0.key < $1.key }
-            children = [:]
+            let detached = children.removeAll()
             let upstream = outer
             outer = .done
             let dropped = buffer
@@ -360,7 +358,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             return (detached, upstream, dropped, terminateLocked())
         }
         // Children first, then the upstream, as Combine does.
-        for (_, child) in detached {
+        for child in detached {
             child.subscription?.cancel()
         }
         upstream.subscription?.cancel()
@@ -378,4 +376,61 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+}
+
+/// A flatMap's live children, in the order of their indices. Indices are handed out in
+/// increasing order, so appending keeps the order and finding one is a binary search over the
+/// indices alone (a dictionary hashed the index of every value, a quarter of a flatMap's time
+/// per value; an array of pairs copied each pair it compared, subscription included).
+@usableFromInline
+internal struct FlatMapChildren {
+    @usableFromInline
+    internal var indices: [Int] = []
+    /// Where each child stands, at the same position as its index.
+    @usableFromInline
+    internal var upstreams: [GateUpstream] = []
+
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal var isEmpty: Bool { indices.isEmpty }
+
+    /// Adds a child newer than every listed one, awaiting its subscription.
+    @inlinable
+    internal mutating func append(_ index: Int) {
+        assert(indices.last.map { $0 < index } ?? true, "children are listed in index order")
+        indices.append(index)
+        upstreams.append(.awaitingSubscription)
+    }
+
+    /// Where the child with `index` is listed, if it is live.
+    @inlinable
+    internal func position(of index: Int) -> Int? {
+        var low = 0
+        var high = indices.count
+        while low < high {
+            let middle = (low &+ high) / 2
+            let found = indices[middle]
+            if found == index { return middle }
+            if found < index { low = middle &+ 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Takes the child with `index` off the list, returning it if it was live.
+    @inlinable
+    internal mutating func remove(_ index: Int) -> GateUpstream? {
+        guard let position = position(of: index) else { return nil }
+        indices.remove(at: position)
+        return upstreams.remove(at: position)
+    }
+
+    /// Takes every child off the list, returning them in index order.
+    @inlinable
+    internal mutating func removeAll() -> [GateUpstream] {
+        indices = []
+        defer { upstreams = [] }
+        return upstreams
+    }
 }

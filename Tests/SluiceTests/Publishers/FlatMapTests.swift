@@ -223,6 +223,31 @@ struct FlatMapTests {
         #expect(child.hasSubscriber)
     }
 
+    /// The children are found by index among the live ones: after children finish out of
+    /// order, each remaining one still delivers and is refilled, and a finished one is ignored.
+    @Test func childrenThatFinishOutOfOrderLeaveTheOthersTheirOwnSubscriptions() {
+        let f = Fixture(subscriber: Sub(initialDemand: .max(1)))
+        for index in 0..<4 { f.upstream.send(index) }
+        f.children[1].send(completion: .finished)
+        f.children[3].send(completion: .finished)
+        #expect(f.children[1].send(10) == .none)   // finished: ignored
+        #expect(f.children[2].send(20) == .max(1))
+        #expect(f.children[0].send(30) == .none)   // no demand: waits
+        f.children[0].send(completion: .finished)
+        #expect(f.subscriber.values == [20])
+        f.subscriber.request(.max(1))
+        #expect(f.subscriber.values == [20, 30])
+        // The waiting value's child has finished: nothing to refill.
+        #expect(f.children[0].demandLog == [.requested(.max(1))])
+        #expect(f.children[2].send(21) == .none)
+        f.subscriber.request(.max(1))
+        #expect(f.subscriber.values == [20, 30, 21])
+        #expect(f.children[2].demandLog == [.requested(.max(1)), .requested(.max(1))])
+        f.upstream.send(completion: .finished)
+        f.children[2].send(completion: .finished)
+        #expect(f.subscriber.completions == [.finished])
+    }
+
     @Test func eventsAfterTheEndAreIgnored() {
         let f = Fixture()
         f.upstream.send(0)
