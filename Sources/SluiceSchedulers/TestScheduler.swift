@@ -34,6 +34,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         @usableFromInline var id: UInt64
         @usableFromInline var interval: SchedulerTimeType.Stride?
         @usableFromInline var action: () -> Void
+        /// Cancelled, or run and free: its action has been let go.
         @usableFromInline var cancelled = false
         /// How many times a repeating action has fired.
         @usableFromInline var firings = 0
@@ -73,7 +74,10 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     // Guarded by `lock`, so the dynamic exclusivity checks are redundant.
     @usableFromInline internal let lock = Lock()
     @usableFromInline @exclusivity(unchecked) internal var queue = DueQueue<SchedulerTimeType>()
-    @usableFromInline @exclusivity(unchecked) internal var slots: [Slot?] = []
+    /// The actions, by slot; a slot is reused once its queue entry is gone. Read and changed
+    /// in place: an optional slot moved in and out went through the slot type's generic value
+    /// witnesses on every action (a sixth of a debounced value's time).
+    @usableFromInline @exclusivity(unchecked) internal var slots: [Slot] = []
     @usableFromInline @exclusivity(unchecked) internal var freeSlots: [Int] = []
     @usableFromInline @exclusivity(unchecked) internal var nextSequence: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) internal var nextID: UInt64 = 0
@@ -145,7 +149,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     public var pendingActionCount: Int {
         lock.locked {
             var count = 0
-            queue.forEach { if self.slots[$0.slot]?.cancelled == false { count += 1 } }
+            queue.forEach { if !self.slots[$0.slot].cancelled { count += 1 } }
             return count
         }
     }
@@ -156,7 +160,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         let earliest: SchedulerTimeType? = lock.locked {
             var earliest: SchedulerTimeType?
             queue.forEach { entry in
-                guard self.slots[entry.slot]?.cancelled == false else { return }
+                guard !self.slots[entry.slot].cancelled else { return }
                 if earliest.map({ entry.due < $0 }) ?? true { earliest = entry.due }
             }
             return earliest
@@ -315,14 +319,9 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         // to the front of the queue. (Set inside the lock, not returned: see `popDue`.)
         var dropped = DroppedAction()
         lock.locked {
-            // Moved out and back rather than read in place: reading the action through the
-            // optional copied it, a retain and a release per cancel.
-            guard var slot = slots[handle.slot].take() else { return }
-            if slot.id == handle.id {
-                slot.cancelled = true
-                swap(&dropped.action, &slot.action)
-            }
-            slots[handle.slot] = slot
+            guard slots[handle.slot].id == handle.id, !slots[handle.slot].cancelled else { return }
+            slots[handle.slot].cancelled = true
+            swap(&dropped.action, &slots[handle.slot].action)
         }
         withExtendedLifetime(dropped) {}
     }
@@ -495,44 +494,46 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         var next: (() -> Void)?
         lock.locked {
             while let first = queue.first {
-                // The slot is moved out and, if it stays, back: reading it in place copied its
-                // action, a retain and a release per action.
-                guard var slot = slots[first.slot].take(), !slot.cancelled else {
+                let index = first.slot
+                guard !slots[index].cancelled else {
                     queue.removeFirst()
-                    freeSlots.append(first.slot)
+                    freeSlots.append(index)
                     continue
                 }
-                if let limit, first.due > limit {
-                    slots[first.slot] = slot
-                    break
-                }
+                if let limit, first.due > limit { break }
                 queue.removeFirst()
                 if currentTime < first.due { setCurrentTimeLocked(first.due) }
-                guard let interval = slot.interval else {
-                    freeSlots.append(first.slot)
+                guard let interval = slots[index].interval else {
+                    // Run once: the slot is free from now on, and a late cancel finds it so.
+                    freeSlots.append(index)
                     actionsRun += 1
-                    running = Running(number: actionsRun, id: slot.id, due: first.due, scheduledAt: slot.scheduledAt,
-                                      interval: nil)
-                    next = slot.action
+                    running = Running(number: actionsRun, id: slots[index].id, due: first.due,
+                                      scheduledAt: slots[index].scheduledAt, interval: nil)
+                    slots[index].cancelled = true
+                    var action: () -> Void = {}
+                    swap(&action, &slots[index].action)
+                    next = action
                     return
                 }
-                if interval <= .zero, slot.firings > 0 {
+                if interval <= .zero, slots[index].firings > 0 {
                     // A repeating action without a positive interval, still not cancelled after
                     // its first firing, would come due again at this instant forever. (Debounce
                     // and timeout with a zero interval cancel theirs as it fires: no report.)
-                    freeSlots.append(first.slot)
-                    stalled = (slot.action, interval)
+                    freeSlots.append(index)
+                    slots[index].cancelled = true
+                    var action: () -> Void = {}
+                    swap(&action, &slots[index].action)
+                    stalled = (action, interval)
                     continue
                 }
                 // Same slot and sequence number: a repeating action keeps its place among
                 // actions due at the same instant.
-                slot.firings += 1
+                slots[index].firings += 1
                 actionsRun += 1
-                running = Running(number: actionsRun, id: slot.id, due: first.due, scheduledAt: slot.scheduledAt,
-                                  interval: interval)
-                next = slot.action
-                slots[first.slot] = slot
-                queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: first.slot),
+                running = Running(number: actionsRun, id: slots[index].id, due: first.due,
+                                  scheduledAt: slots[index].scheduledAt, interval: interval)
+                next = slots[index].action
+                queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: index),
                              scheduledLast: false)
                 return
             }
