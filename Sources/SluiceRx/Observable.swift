@@ -141,8 +141,8 @@ internal struct TrampolineScheduledSubscribe<Upstream: Publisher>: Publisher {
     let upstream: Upstream
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let upstream = UncheckedBox(self.upstream)
-        let subscriber = UncheckedBox(subscriber)
+        let upstream = UncheckedSendable(self.upstream)
+        let subscriber = UncheckedSendable(subscriber)
         Trampoline.schedule { upstream.value.receive(subscriber: subscriber.value) }
     }
 }

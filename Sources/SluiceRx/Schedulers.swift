@@ -268,7 +268,7 @@ public final class OperationQueueScheduler: SchedulerType, @unchecked Sendable {
     public init(operationQueue: OperationQueue, queuePriority: Operation.QueuePriority = .normal) {
         self.operationQueue = operationQueue
         self.queuePriority = queuePriority
-        let queue = UncheckedBox(operationQueue)
+        let queue = UncheckedSendable(operationQueue)
         func date(_ time: DispatchQueue.SchedulerTimeType) -> OperationQueue.SchedulerTimeType {
             OperationQueue.SchedulerTimeType(Date(timeIntervalSinceNow: secondsFromNow(time)))
         }
@@ -294,12 +294,6 @@ internal func secondsFromNow(_ time: DispatchQueue.SchedulerTimeType) -> Double 
     let now = DispatchTime.now().uptimeNanoseconds
     let then = time.dispatchTime.uptimeNanoseconds
     return then >= now ? Double(then - now) / 1e9 : -Double(now - then) / 1e9
-}
-
-/// Holds a non-`Sendable` reference that is only used in ways its type makes thread-safe.
-internal struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 extension DispatchTimeInterval {
