@@ -36,8 +36,8 @@ package final class GateTarget<Downstream: Subscriber> {
 }
 
 /// The one component that serialises deliveries from several upstreams to one downstream
-/// (merge, combineLatest, zip, flatMap, switchToLatest, append, buffer), as `SubjectDelivery`
-/// does for subjects.
+/// (every ``FanInGate`` operator, `buffer`, SluiceExtras' `Publishers.Observed`), as
+/// `SubjectDelivery` does for subjects.
 ///
 /// An operator's subscription class inherits from it and keeps its own state in its own stored
 /// properties, guarded by the same `lock`. Under that lock the operator decides what to deliver

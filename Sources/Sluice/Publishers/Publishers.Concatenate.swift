@@ -97,42 +97,17 @@ internal enum ConcatenatePrefixRole {}
 @usableFromInline
 internal enum ConcatenateSuffixRole {}
 
-/// The subscription of a concatenation. Demand accumulates here and is forwarded to whichever
-/// side is active; each value uses one, and what the downstream returns is added back (and
-/// returned to the side that sent it, as in Combine). `request(.none)` is forwarded, as
-/// Combine's is. Both sides report this object's identity as their combine identifier.
+/// The subscription of a concatenation, a fixed set of two upstreams on ``FanInGate``: the
+/// prefix (upstream 0), then the suffix (upstream 1), subscribed to once the prefix finishes.
+/// Demand accumulates here and is forwarded to whichever side is live; each value uses one,
+/// and what the downstream returns is added back (and returned to the side that sent it, as in
+/// Combine). `request(.none)` is forwarded, as Combine's is. Both sides report this object's
+/// identity as their combine identifier.
 @usableFromInline
 internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Publisher>:
-    DownstreamGate<Downstream, Void>, Subscription, SideParent, DescribedByName, @unchecked Sendable
+    FanInGate<Downstream, Void>, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 {
-    @usableFromInline
-    internal enum Phase {
-        case prefix(GateUpstream)
-        case suffix(GateUpstream)
-        case terminal
-
-        @inlinable
-        internal var subscription: Subscription? {
-            switch self {
-            case .prefix(let upstream), .suffix(let upstream): return upstream.subscription
-            case .terminal: return nil
-            }
-        }
-
-        /// Whether the side the signal came from (the prefix, or the suffix) is the live one.
-        @inlinable
-        internal func isLive(fromSuffix: Bool) -> Bool {
-            switch self {
-            case .prefix(let upstream): return !fromSuffix && upstream.isSubscribed
-            case .suffix(let upstream): return fromSuffix && upstream.isSubscribed
-            case .terminal: return false
-            }
-        }
-    }
-
-    @usableFromInline @exclusivity(unchecked)
-    internal var phase = Phase.prefix(.awaitingSubscription)
     /// The suffix until it is subscribed to or the subscription ends.
     @usableFromInline @exclusivity(unchecked)
     internal var suffix: Suffix?
@@ -142,7 +117,17 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     @inlinable
     internal init(downstream: Downstream, suffix: Suffix) {
         self.suffix = suffix
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, count: 2)
+    }
+
+    /// The upstream a side's signals come from.
+    @inlinable
+    internal static func index(fromSuffix: Bool) -> Int { fromSuffix ? 1 : 0 }
+
+    /// The live side's subscription: the prefix's until it finishes, then the suffix's.
+    @inlinable
+    internal var liveSubscriptionLocked: Subscription? {
+        upstreams[0].subscription ?? upstreams[1].subscription
     }
 
     @inlinable
@@ -150,16 +135,8 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
         // The prefix's subscription goes to the downstream as this one; the suffix's is asked
         // for what the downstream has asked for and not received.
         let accepted = lock.locked { () -> Subscribers.Demand? in
-            switch phase {
-            case .prefix(let upstream) where !fromSuffix && upstream.isAwaitingSubscription:
-                phase = .prefix(.subscribed(subscription))
-                return Subscribers.Demand.none
-            case .suffix(let upstream) where fromSuffix && upstream.isAwaitingSubscription:
-                phase = .suffix(.subscribed(subscription))
-                return pending
-            default:
-                return nil
-            }
+            guard acceptLocked(subscription, at: Self.index(fromSuffix: fromSuffix)) else { return nil }
+            return fromSuffix ? pending : Subscribers.Demand.none
         }
         guard let request = accepted else {
             subscription.cancel()
@@ -175,7 +152,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     @inlinable
     internal func receive(_ input: Downstream.Input, from fromSuffix: Bool) -> Subscribers.Demand {
         let ticket = lock.locked { () -> Ticket in
-            guard phase.isLive(fromSuffix: fromSuffix), pending > 0 else { return .none }
+            guard isSubscribedLocked(Self.index(fromSuffix: fromSuffix)), pending > 0 else { return .none }
             pending -= 1
             return submitLocked(.value(input, ()))
         }
@@ -188,7 +165,7 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
         guard returned > 0 else { return }
         let target = lock.locked { () -> Subscription? in
             pending += returned
-            return own ? nil : phase.subscription
+            return own ? nil : liveSubscriptionLocked
         }
         target?.request(returned)
     }
@@ -197,25 +174,18 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     internal func receive(completion: Subscribers.Completion<Downstream.Failure>, from fromSuffix: Bool) {
         switch (completion, fromSuffix) {
         case (.finished, false):
-            let (next, previous) = lock.locked { () -> (Suffix?, Phase?) in
-                guard phase.isLive(fromSuffix: false) else { return (nil, nil) }
-                let previous = phase
-                phase = .suffix(.awaitingSubscription)
+            let (next, previous) = lock.locked { () -> (Suffix?, GateUpstream?) in
+                guard isSubscribedLocked(0), let previous = finishLocked(0) else { return (nil, nil) }
                 defer { suffix = nil }
                 return (suffix, previous)
             }
             withExtendedLifetime(previous) {}
             next?.receive(subscriber: SideSubscriber(sharingIdentityOf: self, key: true, role: ConcatenateSuffixRole.self))
         default:
-            let (ticket, previous) = lock.locked { () -> (Ticket, Phase?) in
-                guard phase.isLive(fromSuffix: fromSuffix) else { return (.none, nil) }
-                let previous = phase
-                phase = .terminal
-                return (submitLocked(.completion(completion)), previous)
-            }
-            let dropped = lock.locked { () -> Suffix? in
+            let (ticket, previous, dropped) = lock.locked { () -> (Ticket, [GateUpstream], Suffix?) in
+                guard isSubscribedLocked(Self.index(fromSuffix: fromSuffix)) else { return (.none, [], nil) }
                 defer { suffix = nil }
-                return suffix
+                return (submitLocked(.completion(completion)), detachAllLocked(), suffix)
             }
             withExtendedLifetime((previous, dropped)) {}
             run(ticket) { _, demand, own in self.delivered(returned: demand, own: own) }
@@ -225,23 +195,18 @@ internal final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Pub
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         let target = lock.locked { () -> Subscription? in
-            if case .terminal = phase { return nil }
+            guard !terminated else { return nil }
             pending += demand
-            return phase.subscription
+            return liveSubscriptionLocked
         }
         target?.request(demand)
     }
 
+    /// The suffix, not yet subscribed to, released after unlocking at a cancel.
     @inlinable
-    internal func cancel() {
-        let (previous, dropped, gate) = lock.locked { () -> (Phase, Suffix?, Detached) in
-            let previous = phase
-            phase = .terminal
-            defer { suffix = nil }
-            return (previous, suffix, terminateLocked())
-        }
-        previous.subscription?.cancel()
-        withExtendedLifetime((dropped, gate)) {}
+    override internal func takeBuffersLocked() -> Any? {
+        defer { suffix = nil }
+        return suffix
     }
 
     @usableFromInline

@@ -100,12 +100,13 @@ extension Publisher {
 }
 
 /// The subscription of a flatMap: the upstream's subscriber, the downstream's subscription, and
-/// the owner of every child subscription. Values that arrive while the downstream has no demand
-/// wait in one first-in-first-out buffer across children; each one that is later delivered asks
-/// its child for one more, as in Combine.
+/// the owner of every child subscription, a growing set of upstreams on ``FanInGate`` (the
+/// upstream is its outer upstream). Values that arrive while the downstream has no demand wait
+/// in one first-in-first-out buffer across children; each one that is later delivered asks its
+/// child for one more, as in Combine.
 @usableFromInline
 internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publisher, Upstream: Publisher>:
-    DownstreamGate<Downstream, Int?>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
+    FanInGate<Downstream, Int?>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Downstream.Input == Child.Output, Downstream.Failure == Upstream.Failure,
     Child.Failure == Upstream.Failure
 {
@@ -119,13 +120,6 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @usableFromInline
     internal let transform: (Upstream.Output) -> Child
     @usableFromInline @exclusivity(unchecked)
-    internal var outer = GateUpstream.awaitingSubscription
-    @usableFromInline @exclusivity(unchecked)
-    internal var outerFinished = false
-    /// Live children by index: awaiting their subscription, or subscribed.
-    @usableFromInline @exclusivity(unchecked)
-    internal var children = FlatMapChildren()
-    @usableFromInline @exclusivity(unchecked)
     internal var nextIndex = 0
     @usableFromInline @exclusivity(unchecked)
     internal var buffer = RingBuffer<(Int, Child.Output)>()
@@ -137,7 +131,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
                   transform: @escaping (Upstream.Output) -> Child) {
         self.maxPublishers = maxPublishers
         self.transform = transform
-        super.init(downstream: downstream)
+        super.init(growingWith: downstream)
     }
 
     // MARK: The upstream
@@ -145,7 +139,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(subscription: Subscription) {
         let accepted = lock.locked { () -> Bool in
-            guard !terminated, !outerFinished, outer.isAwaitingSubscription else { return false }
+            guard !terminated, outer.isAwaitingSubscription else { return false }
             outer = .subscribed(subscription)
             return true
         }
@@ -159,10 +153,10 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         let index = lock.locked { () -> Int? in
-            guard !terminated, !outerFinished, outer.isSubscribed else { return nil }
+            guard !terminated, outer.isSubscribed else { return nil }
             let index = nextIndex
             nextIndex += 1
-            children.append(index)
+            addLocked(index)
             return index
         }
         guard let index else { return .none }
@@ -175,8 +169,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         switch completion {
         case .finished:
             let (ticket, previous) = lock.locked { () -> (Ticket, GateUpstream?) in
-                guard !terminated, !outerFinished else { return (.none, nil) }
-                outerFinished = true
+                guard !terminated, !outer.isDone else { return (.none, nil) }
                 let previous = outer
                 outer = .done
                 return (finishIfDoneLocked(), previous)
@@ -186,19 +179,15 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         case .failure:
             let (ticket, detached, dropped) = lock.locked {
                 () -> (Ticket, [GateUpstream], RingBuffer<(Int, Child.Output)>) in
-                guard !terminated, !outerFinished else { return (.none, [], RingBuffer()) }
-                terminated = true
-                outerFinished = true
-                let detached = children.removeAll()
+                guard !terminated, !outer.isDone else { return (.none, [], RingBuffer()) }
+                let detached = detachAllLocked()
                 let dropped = buffer
                 buffer = RingBuffer()
                 outer = .done
                 return (submitLocked(.completion(completion)), detached, dropped)
             }
             // The children are cancelled before the failure goes out.
-            for child in detached {
-                child.subscription?.cancel()
-            }
+            detached.cancelAll()
             withExtendedLifetime(dropped) {}
             run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
         }
@@ -209,9 +198,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(subscription: Subscription, from index: Int) {
         let request = lock.locked { () -> Subscribers.Demand? in
-            guard !terminated, let position = children.position(of: index),
-                  children.upstreams[position].isAwaitingSubscription else { return nil }
-            children.upstreams[position] = .subscribed(subscription)
+            guard acceptLocked(subscription, at: index) else { return nil }
             return demand == .unlimited ? .unlimited : .max(1)
         }
         guard let request else {
@@ -224,7 +211,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     @inlinable
     internal func receive(_ input: Child.Output, from index: Int) -> Subscribers.Demand {
         let (ticket, answer) = lock.locked { () -> (Ticket, Subscribers.Demand) in
-            guard !terminated, children.position(of: index) != nil else { return (.none, .none) }
+            guard !terminated, position(of: index) != nil else { return (.none, .none) }
             if demand == .unlimited {
                 return (submitLocked(.value(input, nil)), .none)
             }
@@ -246,7 +233,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         case .finished:
             let (ticket, removed, moreFrom) = lock.locked { () -> (Ticket, GateUpstream?, Subscription?) in
                 guard !terminated else { return (.none, nil, nil) }
-                let removed = children.remove(index)
+                let removed = finishLocked(index)
                 let ticket = finishIfDoneLocked()
                 if case .deliver = ticket { return (ticket, removed, nil) }
                 if terminated { return (ticket, removed, nil) }
@@ -260,11 +247,9 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             var failed: GateUpstream?
             let (ticket, others, dropped, upstream) = lock.locked {
                 () -> (Ticket, [GateUpstream], RingBuffer<(Int, Child.Output)>, GateUpstream) in
-                guard !terminated else { return (.none, [], RingBuffer(), .done) }
-                failed = children.remove(index)
+                failed = finishLocked(index)
                 guard failed != nil else { return (.none, [], RingBuffer(), .done) }
-                terminated = true
-                let others = children.removeAll()
+                let others = detachAllLocked()
                 let dropped = buffer
                 buffer = RingBuffer()
                 // As in Combine the upstream is not cancelled; it is only let go.
@@ -272,9 +257,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
                 outer = .done
                 return (submitLocked(.completion(completion)), others, dropped, upstream)
             }
-            for child in others {
-                child.subscription?.cancel()
-            }
+            others.cancelAll()
             withExtendedLifetime((dropped, upstream, failed)) {}
             run(ticket) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
         }
@@ -286,7 +269,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     /// nothing waits.
     @inlinable
     internal func finishIfDoneLocked() -> Ticket {
-        guard !terminated, outerFinished, children.isEmpty, buffer.isEmpty else { return .none }
+        guard !terminated, outer.isDone, isEmptyLocked, buffer.isEmpty else { return .none }
         terminated = true
         return submitLocked(.completion(.finished))
     }
@@ -300,7 +283,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             if !unlimited { demand -= 1 }
             enqueueLocked(.value(value, unlimited ? nil : index))
         }
-        if outerFinished, children.isEmpty, buffer.isEmpty {
+        if outer.isDone, isEmptyLocked, buffer.isEmpty {
             terminated = true
             enqueueLocked(.completion(.finished))
         }
@@ -317,7 +300,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         let refill = lock.locked { () -> Subscription? in
             demand += returned
             if demand > 0, !buffer.isEmpty { commitBufferLocked() }
-            return tag.flatMap { children.position(of: $0) }.flatMap { children.upstreams[$0].subscription }
+            return tag.flatMap { subscriptionLocked($0) }
         }
         refill?.request(.max(1))
     }
@@ -330,8 +313,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             if demand == .unlimited {
                 self.demand = .unlimited
                 commitBufferLocked()
-                let children = self.children.upstreams.compactMap { $0.subscription }
-                return (claimLocked(), children)
+                return (claimLocked(), liveSubscriptionsLocked)
             }
             self.demand += demand
             commitBufferLocked()
@@ -345,24 +327,11 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         }
     }
 
+    /// The values waiting for demand, released after unlocking at a cancel.
     @inlinable
-    internal func cancel() {
-        let (detached, upstream, dropped, gate) = lock.locked {
-            () -> ([GateUpstream], GateUpstream, RingBuffer<(Int, Child.Output)>, Detached) in
-            terminated = true
-            let detached = children.removeAll()
-            let upstream = outer
-            outer = .done
-            let dropped = buffer
-            buffer = RingBuffer()
-            return (detached, upstream, dropped, terminateLocked())
-        }
-        // Children first, then the upstream, as Combine does.
-        for child in detached {
-            child.subscription?.cancel()
-        }
-        upstream.subscription?.cancel()
-        withExtendedLifetime((dropped, gate)) {}
+    override internal func takeBuffersLocked() -> Any? {
+        defer { buffer = RingBuffer() }
+        return buffer
     }
 
     @usableFromInline
@@ -376,61 +345,4 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-}
-
-/// A flatMap's live children, in the order of their indices. Indices are handed out in
-/// increasing order, so appending keeps the order and finding one is a binary search over the
-/// indices alone (a dictionary hashed the index of every value, a quarter of a flatMap's time
-/// per value; an array of pairs copied each pair it compared, subscription included).
-@usableFromInline
-internal struct FlatMapChildren {
-    @usableFromInline
-    internal var indices: [Int] = []
-    /// Where each child stands, at the same position as its index.
-    @usableFromInline
-    internal var upstreams: [GateUpstream] = []
-
-    @inlinable
-    internal init() {}
-
-    @inlinable
-    internal var isEmpty: Bool { indices.isEmpty }
-
-    /// Adds a child newer than every listed one, awaiting its subscription.
-    @inlinable
-    internal mutating func append(_ index: Int) {
-        assert(indices.last.map { $0 < index } ?? true, "children are listed in index order")
-        indices.append(index)
-        upstreams.append(.awaitingSubscription)
-    }
-
-    /// Where the child with `index` is listed, if it is live.
-    @inlinable
-    internal func position(of index: Int) -> Int? {
-        var low = 0
-        var high = indices.count
-        while low < high {
-            let middle = (low &+ high) / 2
-            let found = indices[middle]
-            if found == index { return middle }
-            if found < index { low = middle &+ 1 } else { high = middle }
-        }
-        return nil
-    }
-
-    /// Takes the child with `index` off the list, returning it if it was live.
-    @inlinable
-    internal mutating func remove(_ index: Int) -> GateUpstream? {
-        guard let position = position(of: index) else { return nil }
-        indices.remove(at: position)
-        return upstreams.remove(at: position)
-    }
-
-    /// Takes every child off the list, returning them in index order.
-    @inlinable
-    internal mutating func removeAll() -> [GateUpstream] {
-        indices = []
-        defer { upstreams = [] }
-        return upstreams
-    }
 }

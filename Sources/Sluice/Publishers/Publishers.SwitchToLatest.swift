@@ -69,11 +69,12 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 }
 
 /// The subscription of a switchToLatest: the upstream's subscriber, the downstream's
-/// subscription, and the owner of the current inner subscription. Inner publishers are told
-/// apart by an index, so that events from one that has been replaced are ignored.
+/// subscription, and the owner of the current inner subscription, a growing set of upstreams on
+/// ``FanInGate`` that holds one at a time (the upstream is its outer upstream). Inner publishers
+/// are told apart by an index, so that events from one that has been replaced are ignored.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream: Publisher>:
-    DownstreamGate<Downstream, UInt64>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
+    FanInGate<Downstream, Int>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
     where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
     Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
 {
@@ -85,24 +86,13 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     internal typealias Inner = Upstream.Output
 
     @usableFromInline @exclusivity(unchecked)
-    internal var outer = GateUpstream.awaitingSubscription
-    @usableFromInline @exclusivity(unchecked)
-    internal var outerFinished = false
-    /// The current inner publisher's index (0 before the first).
-    @usableFromInline @exclusivity(unchecked)
-    internal var currentIndex: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked)
-    internal var nextIndex: UInt64 = 1
-    @usableFromInline @exclusivity(unchecked)
-    internal var innerSubscription: Subscription?
-    @usableFromInline @exclusivity(unchecked)
-    internal var awaitingInnerSubscription = false
+    internal var nextIndex = 1
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
 
     @inlinable
-    override internal init(downstream: Downstream) {
-        super.init(downstream: downstream)
+    internal init(downstream: Downstream) {
+        super.init(growingWith: downstream)
     }
 
     // MARK: The upstream
@@ -110,7 +100,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @inlinable
     internal func receive(subscription: Subscription) {
         let accepted = lock.locked { () -> Bool in
-            guard !terminated, !outerFinished, outer.isAwaitingSubscription else { return false }
+            guard !terminated, outer.isAwaitingSubscription else { return false }
             outer = .subscribed(subscription)
             return true
         }
@@ -123,18 +113,17 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        let (index, previous) = lock.locked { () -> (UInt64?, Subscription?) in
-            guard !terminated, !outerFinished, outer.isSubscribed else { return (nil, nil) }
-            let previous = innerSubscription
-            innerSubscription = nil
-            currentIndex = nextIndex
+        let (index, previous) = lock.locked { () -> (Int?, [GateUpstream]) in
+            guard !terminated, outer.isSubscribed else { return (nil, []) }
+            let previous = takeAllLocked()
+            let index = nextIndex
             nextIndex += 1
-            awaitingInnerSubscription = true
-            return (currentIndex, previous)
+            addLocked(index)
+            return (index, previous)
         }
         guard let index else { return .none }
         // The previous inner subscription is cancelled before the new one is subscribed.
-        previous?.cancel()
+        previous.cancelAll()
         input.receive(subscriber: SideSubscriber(parent: self, key: index))
         return .none
     }
@@ -144,28 +133,23 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         switch completion {
         case .finished:
             let (ticket, previous) = lock.locked { () -> (Ticket, GateUpstream?) in
-                guard !terminated, !outerFinished else { return (.none, nil) }
-                outerFinished = true
+                guard !terminated, !outer.isDone else { return (.none, nil) }
                 let previous = outer
                 outer = .done
-                guard innerSubscription == nil, !awaitingInnerSubscription else { return (.none, previous) }
+                guard isEmptyLocked else { return (.none, previous) }
                 terminated = true
                 return (submitLocked(.completion(.finished)), previous)
             }
             withExtendedLifetime(previous) {}
             run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
         case .failure:
-            let (ticket, inner, previous) = lock.locked { () -> (Ticket, Subscription?, GateUpstream?) in
-                guard !terminated, !outerFinished else { return (.none, nil, nil) }
-                terminated = true
-                outerFinished = true
+            let (ticket, inner, previous) = lock.locked { () -> (Ticket, [GateUpstream], GateUpstream?) in
+                guard !terminated, !outer.isDone else { return (.none, [], nil) }
                 let previous = outer
                 outer = .done
-                let inner = innerSubscription
-                innerSubscription = nil
-                return (submitLocked(.completion(completion)), inner, previous)
+                return (submitLocked(.completion(completion)), detachAllLocked(), previous)
             }
-            inner?.cancel()
+            inner.cancelAll()
             withExtendedLifetime(previous) {}
             run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
         }
@@ -174,11 +158,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     // MARK: Inner publishers
 
     @inlinable
-    internal func receive(subscription: Subscription, from index: UInt64) {
+    internal func receive(subscription: Subscription, from index: Int) {
         let request = lock.locked { () -> Subscribers.Demand? in
-            guard !terminated, index == currentIndex, innerSubscription == nil else { return nil }
-            innerSubscription = subscription
-            awaitingInnerSubscription = false
+            guard acceptLocked(subscription, at: index) else { return nil }
             return demand
         }
         guard let request else {
@@ -191,9 +173,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     }
 
     @inlinable
-    internal func receive(_ input: Inner.Output, from index: UInt64) -> Subscribers.Demand {
+    internal func receive(_ input: Inner.Output, from index: Int) -> Subscribers.Demand {
         let ticket = lock.locked { () -> Ticket in
-            guard !terminated, index == currentIndex else { return .none }
+            guard !terminated, position(of: index) != nil else { return .none }
             precondition(demand > 0, "SwitchToLatest received a value without demand (a misbehaving inner publisher)")
             demand -= 1
             return submitLocked(.value(input, index))
@@ -205,40 +187,35 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     /// Adds what the downstream returned to the demand; the current inner publisher gets it as
     /// its `receive` answer, or as a request when another thread delivered its value.
     @inlinable
-    internal func delivered(index: UInt64, returned: Subscribers.Demand, own: Bool) {
+    internal func delivered(index: Int, returned: Subscribers.Demand, own: Bool) {
         guard returned > 0 else { return }
         let target = lock.locked { () -> Subscription? in
             demand += returned
-            return own || index != currentIndex ? nil : innerSubscription
+            return own ? nil : subscriptionLocked(index)
         }
         target?.request(returned)
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>, from index: UInt64) {
+    internal func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
         switch completion {
         case .finished:
-            let (ticket, previous) = lock.locked { () -> (Ticket, Subscription?) in
-                guard !terminated, index == currentIndex else { return (.none, nil) }
-                let previous = innerSubscription
-                innerSubscription = nil
-                awaitingInnerSubscription = false
-                guard outerFinished else { return (.none, previous) }
+            let (ticket, previous) = lock.locked { () -> (Ticket, GateUpstream?) in
+                guard let previous = finishLocked(index) else { return (.none, nil) }
+                guard outer.isDone else { return (.none, previous) }
                 terminated = true
                 return (submitLocked(.completion(.finished)), previous)
             }
             withExtendedLifetime(previous) {}
             run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
         case .failure:
-            let (ticket, upstream, previous) = lock.locked { () -> (Ticket, GateUpstream, Subscription?) in
-                guard !terminated, index == currentIndex else { return (.none, .done, nil) }
-                terminated = true
+            let (ticket, upstream, previous) = lock.locked { () -> (Ticket, GateUpstream, [GateUpstream]) in
+                guard !terminated, position(of: index) != nil else { return (.none, .done, []) }
                 let upstream = outer
                 outer = .done
-                let previous = innerSubscription
-                innerSubscription = nil
-                return (submitLocked(.completion(completion)), upstream, previous)
+                return (submitLocked(.completion(completion)), upstream, detachAllLocked())
             }
+            // As in Combine, the upstream is cancelled; the failed inner publisher is let go.
             upstream.subscription?.cancel()
             withExtendedLifetime(previous) {}
             run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
@@ -253,25 +230,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         let inner = lock.locked { () -> Subscription? in
             guard !terminated else { return nil }
             self.demand += demand
-            return innerSubscription
+            return liveSubscriptionsLocked.first
         }
         inner?.request(demand)
-    }
-
-    @inlinable
-    internal func cancel() {
-        let (inner, upstream, gate) = lock.locked {
-            () -> (Subscription?, GateUpstream, Detached) in
-            terminated = true
-            let inner = innerSubscription
-            innerSubscription = nil
-            let upstream = outer
-            outer = .done
-            return (inner, upstream, terminateLocked())
-        }
-        inner?.cancel()
-        upstream.subscription?.cancel()
-        withExtendedLifetime(gate) {}
     }
 
     @usableFromInline
