@@ -72,6 +72,10 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 /// subscription, and the owner of the current inner subscription, a growing set of upstreams on
 /// ``FanInGate`` that holds one at a time (the upstream is its outer upstream). Inner publishers
 /// are told apart by an index, so that events from one that has been replaced are ignored.
+///
+/// The current inner publisher stays current after it finishes, until the next one arrives, as
+/// in Combine: its values still count, and a subscription it sends again is taken (not
+/// cancelled) and becomes the current subscription.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream: Publisher>:
     FanInGate<Downstream, Int>, Subscriber, Subscription, SideParent, DescribedByName, @unchecked Sendable
@@ -85,6 +89,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @usableFromInline
     internal typealias Inner = Upstream.Output
 
+    /// The current inner publisher's index (0 before the first).
+    @usableFromInline @exclusivity(unchecked)
+    internal var currentIndex = 0
     @usableFromInline @exclusivity(unchecked)
     internal var nextIndex = 1
     @usableFromInline @exclusivity(unchecked)
@@ -116,10 +123,10 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         let (index, previous) = lock.locked { () -> (Int?, [GateUpstream]) in
             guard !terminated, outer.isSubscribed else { return (nil, []) }
             let previous = takeAllLocked()
-            let index = nextIndex
+            currentIndex = nextIndex
             nextIndex += 1
-            addLocked(index)
-            return (index, previous)
+            addLocked(currentIndex)
+            return (currentIndex, previous)
         }
         guard let index else { return .none }
         // The previous inner subscription is cancelled before the new one is subscribed.
@@ -160,6 +167,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @inlinable
     internal func receive(subscription: Subscription, from index: Int) {
         let request = lock.locked { () -> Subscribers.Demand? in
+            guard !terminated, index == currentIndex else { return nil }
+            // The current inner publisher subscribing again after it finished.
+            if isEmptyLocked { addLocked(index) }
             guard acceptLocked(subscription, at: index) else { return nil }
             return demand
         }
@@ -175,7 +185,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @inlinable
     internal func receive(_ input: Inner.Output, from index: Int) -> Subscribers.Demand {
         let ticket = lock.locked { () -> Ticket in
-            guard !terminated, position(of: index) != nil else { return .none }
+            guard !terminated, index == currentIndex else { return .none }
             precondition(demand > 0, "SwitchToLatest received a value without demand (a misbehaving inner publisher)")
             demand -= 1
             return submitLocked(.value(input, index))
@@ -201,7 +211,8 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         switch completion {
         case .finished:
             let (ticket, previous) = lock.locked { () -> (Ticket, GateUpstream?) in
-                guard let previous = finishLocked(index) else { return (.none, nil) }
+                guard !terminated, index == currentIndex else { return (.none, nil) }
+                let previous = finishLocked(index)
                 guard outer.isDone else { return (.none, previous) }
                 terminated = true
                 return (submitLocked(.completion(.finished)), previous)
@@ -210,7 +221,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
             run(ticket) { index, demand, own in self.delivered(index: index, returned: demand, own: own) }
         case .failure:
             let (ticket, upstream, previous) = lock.locked { () -> (Ticket, GateUpstream, [GateUpstream]) in
-                guard !terminated, position(of: index) != nil else { return (.none, .done, []) }
+                guard !terminated, index == currentIndex else { return (.none, .done, []) }
                 let upstream = outer
                 outer = .done
                 return (submitLocked(.completion(completion)), upstream, detachAllLocked())

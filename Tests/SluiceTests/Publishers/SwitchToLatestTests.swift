@@ -174,6 +174,25 @@ struct SwitchToLatestTests {
         #expect(subscriber.values == [1])
     }
 
+    /// As in Combine, the current inner publisher stays current after it finishes: a
+    /// subscription it sends again is taken, not cancelled, and the outer's end waits for it.
+    @Test func theCurrentInnerStaysCurrentAfterItFinishes() {
+        let upstream = TestPublisher<Inner, TestError>()
+        let inner = Inner()
+        let subscriber = Sub()
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(inner)
+        inner.send(1)
+        inner.send(completion: .finished)
+        inner.sendSubscription()
+        #expect(inner.demandLog == [.requested(.unlimited), .requested(.unlimited)])
+        inner.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.completions.isEmpty)
+        inner.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("SwitchToLatest"), .value(1), .value(2), .completion(.finished)])
+    }
+
     @Test func eventsAfterTheEndAreIgnored() {
         let upstream = TestPublisher<Inner, TestError>()
         let inner = Inner()
