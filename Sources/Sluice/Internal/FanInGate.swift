@@ -25,11 +25,14 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     /// The upstreams: by index in a fixed set, the live ones in index order in a growing one.
     @usableFromInline @exclusivity(unchecked)
     package final var upstreams: [GateUpstream]
-    /// A growing set's indices, at the same positions as ``upstreams``; `nil` for a fixed set.
+    /// Whether the set grows (``init(growingWith:)``) rather than being fixed.
+    @usableFromInline
+    package final let grows: Bool
+    /// A growing set's indices, at the same positions as ``upstreams`` (empty for a fixed set).
     /// Kept apart from the upstreams so that a search reads plain integers (an array of pairs
     /// copied each pair it compared, subscription included).
     @usableFromInline @exclusivity(unchecked)
-    package final var indices: [Int]?
+    package final var indices: [Int] = []
     /// A growing set's outer upstream, whose values become the inner upstreams; `.done` once it
     /// has finished (or the operator has ended). Unused by a fixed set.
     @usableFromInline @exclusivity(unchecked)
@@ -40,7 +43,7 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     package init(downstream: Downstream, count: Int) {
         self.count = count
         upstreams = Array(repeating: .awaitingSubscription, count: count)
-        indices = nil
+        grows = false
         super.init(downstream: downstream)
     }
 
@@ -49,7 +52,7 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     package init(growingWith downstream: Downstream) {
         count = 0
         upstreams = []
-        indices = []
+        grows = true
         super.init(downstream: downstream)
     }
 
@@ -58,7 +61,7 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     @inlinable
     @inline(__always)
     package final func position(of index: Int) -> Int? {
-        guard let indices else { return index }
+        guard grows else { return index }
         var low = 0
         var high = indices.count
         while low < high {
@@ -74,9 +77,9 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     /// than every index added before.
     @inlinable
     package final func addLocked(_ index: Int) {
-        precondition(indices != nil, "only a growing set of upstreams takes new ones")
-        assert(indices?.last.map { $0 < index } ?? true, "upstreams are added in index order")
-        indices?.append(index)
+        precondition(grows, "only a growing set of upstreams takes new ones")
+        assert(indices.last.map { $0 < index } ?? true, "upstreams are added in index order")
+        indices.append(index)
         upstreams.append(.awaitingSubscription)
     }
 
@@ -115,11 +118,11 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     @inlinable
     package final func finishLocked(_ index: Int) -> GateUpstream? {
         guard !terminated, let position = position(of: index), !upstreams[position].isDone else { return nil }
-        guard indices != nil else {
+        guard grows else {
             defer { upstreams[position] = .done }
             return upstreams[position]
         }
-        indices?.remove(at: position)
+        indices.remove(at: position)
         return upstreams.remove(at: position)
     }
 
@@ -136,7 +139,7 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     /// what this returns after unlocking.
     @inlinable
     package final func takeAllLocked() -> [GateUpstream] {
-        guard indices != nil else {
+        guard grows else {
             defer { upstreams = Array(repeating: .done, count: count) }
             return upstreams
         }
