@@ -130,17 +130,13 @@ internal final class HandleEventsSubscription<Upstream: Publisher, Downstream: S
         var receiveSubscription: ((Subscription) -> Void)?
         lock.locked { receiveSubscription = hooks?.receiveSubscription }
         receiveSubscription?(subscription)
-        let accepted = lock.locked { () -> (Downstream, Subscribers.Demand)? in
-            guard case .awaitingSubscription(let downstream) = link else { return nil }
-            link = .subscribed(subscription, downstream)
-            defer { pendingDemand = .none }
-            return (downstream, pendingDemand)
+        var pending = Subscribers.Demand.none
+        let downstream = lock.locked { () -> Downstream? in
+            guard let downstream = link.accept(subscription) else { return nil }
+            swap(&pending, &pendingDemand)
+            return downstream
         }
-        guard let (downstream, pending) = accepted else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
+        guard announce(self, to: downstream, orCancel: subscription) else { return }
         if pending > 0 {
             subscription.request(pending)
         }

@@ -75,8 +75,7 @@ internal final class MeasureIntervalSubscription<Downstream: Subscriber, Upstrea
         }
         let now = scheduler.now
         let downstream = lock.locked { () -> Downstream? in
-            guard case .awaitingSubscription(let downstream) = link else { return nil }
-            link = .subscribed(subscription, downstream)
+            guard let downstream = link.accept(subscription) else { return nil }
             last = now
             return downstream
         }

@@ -99,12 +99,7 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     internal func receive(subscription: Subscription) {
-        let downstream = lock.locked { () -> Downstream? in
-            guard case .awaitingSubscription(let downstream) = link else { return nil }
-            link = .subscribed(subscription, downstream)
-            return downstream
-        }
-        announce(self, to: downstream, orCancel: subscription)
+        announce(self, to: lock.locked { link.accept(subscription) }, orCancel: subscription)
     }
 
     @inlinable

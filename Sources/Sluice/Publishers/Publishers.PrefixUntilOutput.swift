@@ -107,8 +107,7 @@ internal final class PrefixUntilOutputInner<Input, Failure: Error, TriggerOutput
     @inlinable
     internal func receive(subscription: Subscription) {
         let downstream = lock.locked { () -> Downstream? in
-            guard case .awaitingSubscription(let downstream) = link else { return nil }
-            link = .subscribed(subscription, downstream)
+            guard let downstream = link.accept(subscription) else { return nil }
             deliveries += 1
             return downstream
         }

@@ -149,8 +149,7 @@ package final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
     @inlinable
     package func receive(subscription: Subscription) {
         let accepted = lock.locked { () -> (Downstream?, Subscribers.Demand)? in
-            guard case .awaitingSubscription(let downstream) = link else { return nil }
-            link = .subscribed(subscription, downstream)
+            guard let downstream = link.accept(subscription) else { return nil }
             let first = !downstreamSubscribed
             downstreamSubscribed = true
             return (first ? downstream : nil, demand)
