@@ -131,14 +131,6 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     @inlinable
     package final func detachAllLocked() -> [GateUpstream] {
         terminated = true
-        return takeAllLocked()
-    }
-
-    /// Marks every upstream done (empties a growing set) without ending the operator (a
-    /// switchToLatest moving on to its next inner publisher); the caller cancels or releases
-    /// what this returns after unlocking.
-    @inlinable
-    package final func takeAllLocked() -> [GateUpstream] {
         guard grows else {
             defer { upstreams = Array(repeating: .done, count: count) }
             return upstreams
@@ -146,6 +138,16 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
         indices = []
         defer { upstreams = [] }
         return upstreams
+    }
+
+    /// Takes the upstream of a growing set that holds one at a time (switchToLatest's current
+    /// inner publisher) off the list, keeping the lists' storage for the next one (emptied
+    /// lists would allocate again for it); the caller cancels what this returns after unlocking.
+    @inlinable
+    package final func takeSoleLocked() -> GateUpstream? {
+        assert(grows && upstreams.count <= 1, "a set of one upstream at a time")
+        indices.removeAll(keepingCapacity: true)
+        return upstreams.popLast()
     }
 
     /// The subscriptions of the upstreams that are live, in index order.

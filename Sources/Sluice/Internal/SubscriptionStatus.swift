@@ -205,6 +205,18 @@ package enum LinkState<Downstream> {
         return downstream
     }
 
+    /// Accepts the upstream's subscription as ``accept(_:)`` does, and takes `pending`, the
+    /// demand the downstream asked for before it arrived, for the caller to request once it has
+    /// handed the downstream its subscription.
+    @inlinable
+    package mutating func accept(_ subscription: Subscription, takingPending pending: inout Subscribers.Demand)
+        -> (downstream: Downstream, pending: Subscribers.Demand)?
+    {
+        guard let downstream = accept(subscription) else { return nil }
+        defer { pending = .none }
+        return (downstream, pending)
+    }
+
     /// Moves to `terminal`, returning the previous state so that the caller releases what it
     /// held after unlocking (see `Lock`: nothing is released under a lock).
     @inlinable

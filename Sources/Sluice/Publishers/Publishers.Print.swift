@@ -127,16 +127,10 @@ internal final class PrintSubscription<Upstream: Publisher, Downstream: Subscrib
     @inlinable
     internal func receive(subscription: Subscription) {
         log("receive subscription: (\(subscription))")
-        var pending = Subscribers.Demand.none
-        let downstream = lock.locked { () -> Downstream? in
-            guard let downstream = link.accept(subscription) else { return nil }
-            swap(&pending, &pendingDemand)
-            return downstream
-        }
-        guard announce(self, to: downstream, orCancel: subscription) else { return }
-        if pending > 0 {
-            subscription.request(pending)
-        }
+        let accepted = lock.locked { link.accept(subscription, takingPending: &pendingDemand) }
+        guard announce(self, to: accepted?.downstream, orCancel: subscription),
+              let pending = accepted?.pending, pending > 0 else { return }
+        subscription.request(pending)
     }
 
     @inlinable

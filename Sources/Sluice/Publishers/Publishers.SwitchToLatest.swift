@@ -120,9 +120,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        let (index, previous) = lock.locked { () -> (Int?, [GateUpstream]) in
-            guard !terminated, outer.isSubscribed else { return (nil, []) }
-            let previous = takeAllLocked()
+        let (index, previous) = lock.locked { () -> (Int?, GateUpstream?) in
+            guard !terminated, outer.isSubscribed else { return (nil, nil) }
+            let previous = takeSoleLocked()
             currentIndex = nextIndex
             nextIndex += 1
             addLocked(currentIndex)
@@ -130,7 +130,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         }
         guard let index else { return .none }
         // The previous inner subscription is cancelled before the new one is subscribed.
-        previous.cancelAll()
+        previous?.subscription?.cancel()
         input.receive(subscriber: SideSubscriber(parent: self, key: index))
         return .none
     }
@@ -241,7 +241,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         let inner = lock.locked { () -> Subscription? in
             guard !terminated else { return nil }
             self.demand += demand
-            return liveSubscriptionsLocked.first
+            return upstreams.first?.subscription
         }
         inner?.request(demand)
     }
