@@ -41,6 +41,16 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         /// When it was scheduled, for ``TestScheduler/runningAction``.
         @usableFromInline var scheduledAt: SchedulerTimeType
 
+        /// Marks the slot cancelled (or run and free) and moves its action out, for the caller
+        /// to run or to release after unlocking.
+        @inlinable
+        mutating func retire() -> () -> Void {
+            cancelled = true
+            var taken: () -> Void = {}
+            swap(&taken, &action)
+            return taken
+        }
+
         @inlinable
         init(id: UInt64, interval: SchedulerTimeType.Stride?, scheduledAt: SchedulerTimeType, action: @escaping () -> Void) {
             self.id = id
@@ -320,8 +330,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         var dropped = DroppedAction()
         lock.locked {
             guard slots[handle.slot].id == handle.id, !slots[handle.slot].cancelled else { return }
-            slots[handle.slot].cancelled = true
-            swap(&dropped.action, &slots[handle.slot].action)
+            dropped.action = slots[handle.slot].retire()
         }
         withExtendedLifetime(dropped) {}
     }
@@ -509,10 +518,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     actionsRun += 1
                     running = Running(number: actionsRun, id: slots[index].id, due: first.due,
                                       scheduledAt: slots[index].scheduledAt, interval: nil)
-                    slots[index].cancelled = true
-                    var action: () -> Void = {}
-                    swap(&action, &slots[index].action)
-                    next = action
+                    next = slots[index].retire()
                     return
                 }
                 if interval <= .zero, slots[index].firings > 0 {
@@ -520,10 +526,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                     // its first firing, would come due again at this instant forever. (Debounce
                     // and timeout with a zero interval cancel theirs as it fires: no report.)
                     freeSlots.append(index)
-                    slots[index].cancelled = true
-                    var action: () -> Void = {}
-                    swap(&action, &slots[index].action)
-                    stalled = (action, interval)
+                    stalled = (slots[index].retire(), interval)
                     continue
                 }
                 // Same slot and sequence number: a repeating action keeps its place among

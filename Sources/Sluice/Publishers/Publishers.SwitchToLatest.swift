@@ -89,11 +89,9 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
     @usableFromInline
     internal typealias Inner = Upstream.Output
 
-    /// The current inner publisher's index (0 before the first).
+    /// The current inner publisher's index (0 before the first): the last one handed out.
     @usableFromInline @exclusivity(unchecked)
     internal var currentIndex = 0
-    @usableFromInline @exclusivity(unchecked)
-    internal var nextIndex = 1
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
 
@@ -123,8 +121,7 @@ internal final class SwitchToLatestSubscription<Downstream: Subscriber, Upstream
         let (index, previous) = lock.locked { () -> (Int?, GateUpstream?) in
             guard !terminated, outer.isSubscribed else { return (nil, nil) }
             let previous = takeSoleLocked()
-            currentIndex = nextIndex
-            nextIndex += 1
+            currentIndex += 1
             addLocked(currentIndex)
             return (currentIndex, previous)
         }
