@@ -1,5 +1,4 @@
 // swift-tools-version:6.0
-import Foundation
 import PackageDescription
 
 // The one package CI builds against this checkout, as a user's package builds it, so that Sluice
@@ -23,14 +22,16 @@ let sluice: [Target.Dependency] = [
     .product(name: "SluiceTesting", package: "Sluice"),
 ]
 
-// The README's programs: one executable target per folder of ReadmePrograms/.
-let snippetsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ReadmePrograms")
-let snippetPrograms = ((try? FileManager.default.contentsOfDirectory(atPath: snippetsFolder.path)) ?? [])
-    .filter { !$0.hasPrefix(".") }
-    .sorted()
-    .map { name -> Target in
-        .executableTarget(name: name, dependencies: ["ReadmeSnippets"] + sluice, path: "ReadmePrograms/\(name)")
-    }
+// The README's programs: one executable target per folder of ReadmePrograms/. Listed by name, and
+// kept in step with the README by scripts/readme-snippets.py: SwiftPM caches a manifest's result
+// by its text, so a manifest that listed the folder would go on building the folders it first saw.
+let readmePrograms = [
+    "BrokenUpstreams", "CollectionCombineLatest", "CombineAsWritten", "LiveSubscriptions", "Observed",
+    "RetryWithDelay", "WithLatestFrom",
+]
+let snippetPrograms = readmePrograms.map { name -> Target in
+    .executableTarget(name: name, dependencies: ["ReadmeSnippets"] + sluice, path: "ReadmePrograms/\(name)")
+}
 
 let package = Package(
     name: "ClientPackage",

@@ -7,11 +7,19 @@ lives in ClientPackage/, the package CI builds and tests against this checkout:
     <!-- snippet: quickstart Sources/Hello/main.swift -->   the file at that path, as written
     <!-- snippet: package -->       a Package.swift: its `targets:` entries must appear, line
                                     for line, in ClientPackage/Package.swift
-    <!-- snippet: main NAME -->     a program of its own: ClientPackage/ReadmePrograms/NAME/main.swift
-                                    (built, not run)
+    <!-- snippet: main NAME -->     a program of its own: ClientPackage/ReadmePrograms/NAME/main.swift,
+                                    built and run by CI; if the folder has a Checks.swift (written
+                                    by hand: what the block's comments say, as preconditions in a
+                                    `checkExample()`), the program ends by calling it; each
+                                    program is named in ClientPackage/Package.swift's
+                                    `readmePrograms`
     <!-- snippet: file NAME -->     declarations: ClientPackage/Sources/ReadmeSnippets/NAME.swift
     <!-- snippet: test NAME -->     tests, run by `swift test`:
                                     ClientPackage/Tests/ReadmeSnippetsTests/NAME.swift
+
+Files whose names end in `Checks.swift` are written by hand, not generated: a program's
+`Checks.swift`, and tests in ClientPackage/Tests/ReadmeSnippetsTests of what a `file` block's
+comments say (`FeedViewModelChecks.swift`).
 
 `main` and `test` blocks see the declarations of the `file` blocks (a generated first line
 imports that module), as a user's file sees the rest of their module.
@@ -29,6 +37,8 @@ readme = root / "README.md"
 
 GENERATED = "// Generated from README.md by scripts/readme-snippets.py; edit the README, then run it with --write.\n"
 PREAMBLE = GENERATED + "@testable import ReadmeSnippets\n\n"
+CHECKS = "Checks.swift"
+CHECK_CALL = "\ncheckExample()   // " + CHECKS + " beside this file: what the comments above say\n"
 
 marker_pattern = re.compile(r"^<!-- snippet: (\w+)(?: (\S+))? -->$")
 
@@ -64,7 +74,8 @@ def expected_files(problems):
         elif kind == "quickstart" and argument:
             files[client / argument] = code
         elif kind == "main" and argument:
-            files[client / "ReadmePrograms" / argument / "main.swift"] = PREAMBLE + code
+            folder = client / "ReadmePrograms" / argument
+            files[folder / "main.swift"] = PREAMBLE + code + (CHECK_CALL if (folder / CHECKS).exists() else "")
         elif kind == "file" and argument:
             files[client / "Sources" / "ReadmeSnippets" / f"{argument}.swift"] = GENERATED + code
         elif kind == "test" and argument:
@@ -90,18 +101,28 @@ def check_package(where, code, problems):
     problems.append(f"{where}: ClientPackage/Package.swift does not contain the README's targets as written")
 
 
+def check_program_list(programs, problems):
+    """ClientPackage/Package.swift names the README's programs (`let readmePrograms = [...]`)."""
+    text = (client / "Package.swift").read_text()
+    match = re.search(r"let readmePrograms = \[(.*?)\]", text, re.S)
+    listed = sorted(re.findall(r'"(\w+)"', match.group(1))) if match else None
+    if listed != sorted(programs):
+        problems.append(f"ClientPackage/Package.swift: readmePrograms is {listed}, the README's programs are {sorted(programs)}")
+
+
 def generated_paths():
     """Every file a previous --write made (so that removed blocks are noticed)."""
     folders = [client / "ReadmePrograms", client / "Sources" / "ReadmeSnippets", client / "Tests" / "ReadmeSnippetsTests"]
     for folder in folders:
         if folder.exists():
-            yield from (path for path in folder.rglob("*.swift"))
+            yield from (path for path in folder.rglob("*.swift") if not path.name.endswith(CHECKS))
 
 
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "--check"
     problems = []
     files = expected_files(problems)
+    check_program_list([path.parent.name for path in files if path.parent.parent == client / "ReadmePrograms"], problems)
     stale = [path for path in generated_paths() if path not in files]
     if mode == "--write":
         for path, text in files.items():

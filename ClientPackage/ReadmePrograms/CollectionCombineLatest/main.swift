@@ -11,3 +11,5 @@ sensors[0].send(1)
 sensors[1].send(2)
 sensors[2].send(3)   // every sensor has a value: totals == [6]
 sensors[0].send(10)  // totals == [6, 15]
+
+checkExample()   // Checks.swift beside this file: what the comments above say

@@ -18,3 +18,5 @@ player = nil
 if let leaked {
     print(DebugHooks.liveSubscriptions(retaining: leaked))   // [Assign Player. at App/Player.swift:12]
 }
+
+checkExample()   // Checks.swift beside this file: what the comments above say

@@ -17,3 +17,5 @@ let cancellable = Publishers.Observed(on: DispatchQueue.main) { thermostat.targe
 // targets == [20] at once
 thermostat.target = 22
 // targets == [20] still; [20, 22] once the main queue has run the read the change scheduled
+
+checkExample()   // Checks.swift beside this file: what the comments above say

@@ -20,3 +20,5 @@ let cancellable = Deferred { () -> Fail<String, Unreachable> in
 scheduler.advance(by: .seconds(1))   // subscriptions == 2
 scheduler.advance(by: .seconds(2))   // subscriptions == 3
 scheduler.advance(by: .seconds(4))   // subscriptions == 4, and completion is the failure
+
+checkExample()   // Checks.swift beside this file: what the comments above say

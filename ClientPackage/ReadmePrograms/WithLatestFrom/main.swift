@@ -12,3 +12,5 @@ text.send("hel")
 text.send("hello")
 taps.send()          // submitted == ["hello"]
 text.send("hello!")  // nothing: only a tap sends
+
+checkExample()   // Checks.swift beside this file: what the comments above say

@@ -1,0 +1,5 @@
+// What the comments of the README's example (main.swift) say, checked when CI runs the program.
+@MainActor
+func checkExample() {
+    precondition(totals == [6, 15], "totals: \(totals)")
+}
