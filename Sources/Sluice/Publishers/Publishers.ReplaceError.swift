@@ -162,17 +162,17 @@ internal final class ReplaceErrorSubscription<Input, Failure: Error, Downstream:
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         let action = lock.locked { () -> Action in
             switch downstreamState {
             case .terminal:
                 return .none
             case .awaitingDemand(let downstream):
-                guard demand > 0 else { return .none }
                 downstreamState = .terminal
                 return .replace(downstream)
             case .live:
                 self.demand += demand
-                guard demand > 0, let subscription = upstream.subscription else { return .none }
+                guard let subscription = upstream.subscription else { return .none }
                 return .request(subscription, demand)
             }
         }
