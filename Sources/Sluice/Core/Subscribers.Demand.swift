@@ -89,13 +89,14 @@ extension Subscribers {
         }
 
         /// Multiplies a demand by an integer. `.unlimited` stays `.unlimited`; overflow saturates
-        /// at `.unlimited`; a negative product is `.none`.
+        /// at `.unlimited`. A negative product stops the program, as `.max(_:)` of a negative
+        /// number does: Combine's multiplication does not clamp as its subtraction does.
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             if lhs.rawValue == unlimitedRawValue { return .unlimited }
             let (product, overflow) = Int(lhs.rawValue).multipliedReportingOverflow(by: rhs)
-            if overflow { return rhs < 0 ? .none : .unlimited }
-            return Demand(rawValue: UInt(Swift.max(product, 0)))
+            if overflow { return .unlimited }
+            return .max(product)
         }
 
         /// Multiplies a demand by an integer, and assigns the result to the demand.

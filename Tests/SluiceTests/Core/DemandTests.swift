@@ -40,13 +40,29 @@ struct DemandTests {
                     .contains("API Violation: demand must not be zero"))
     }
 
-    /// Apple's documentation: a negative demand is impossible; an operation whose result would
-    /// be negative gives `.max(0)`.
-    @Test func integerArithmeticNeverGoesNegative() {
+    /// Apple's documentation: a negative demand is impossible; a subtraction whose result would
+    /// be negative gives `.max(0)` (Sluice clamps an addition of a negative number the same way).
+    @Test func integerAdditionAndSubtractionNeverGoNegative() {
         #expect(Demand.max(2) + (-5) == .none)
-        #expect(Demand.max(2) * -3 == .none)
+        #expect(Demand.max(1) + (-1) == .none)
         #expect(Demand.max(2) - 5 == .none)
         #expect(Demand.unlimited + (-5) == .unlimited)
+    }
+
+    /// Multiplication does not clamp: a negative product stops the program, as `.max` of a
+    /// negative number does (a suite run against Apple's Combine stops at `.max(1) * -1`).
+    /// Overflow, whatever the sign, gives `.unlimited`, and `.unlimited` times anything stays so.
+    @Test func aNegativeProductStopsTheProgram() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Subscribers.Demand.max(1) * -1
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                    .contains("Subscribers.Demand.max(_:) requires a non-negative value, got -1"))
+        #expect(Demand.max(0) * -3 == .none)
+        #expect(Demand.max(Int.max) * -2 == .unlimited)
+        #expect(Demand.unlimited * -1 == .unlimited)
+        #expect(Demand.unlimited * 0 == .unlimited)
+        #expect(Demand.max(5) * 0 == .none)
     }
 
     @Test func additionSaturatesAtUnlimited() {
