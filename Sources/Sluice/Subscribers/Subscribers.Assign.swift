@@ -69,7 +69,10 @@ extension Subscribers {
 
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
+            // As in Combine, a completion before the subscription is ignored: the object stays,
+            // and a subscription that comes later still assigns to it.
             let (object, previous, trackingID) = lock.locked { () -> (Root?, SubscriptionStatus, UInt64) in
+                guard status.subscription != nil else { return (nil, .awaitingSubscription, 0) }
                 defer {
                     status = .terminal
                     self.trackingID = 0

@@ -81,6 +81,24 @@ struct SinkAndAssignTests {
         #expect(weakModel == nil)
     }
 
+    /// Combine's `Assign` ignores a completion that comes before any subscription: it keeps its
+    /// object, and a subscription that comes later still assigns to it.
+    @Test func assignIgnoresACompletionBeforeItsSubscription() {
+        final class Model { var value = 0 }
+        var model: Model? = Model()
+        weak let watched = model
+        let assign = Subscribers.Assign(object: model!, keyPath: \Model.value)
+        model = nil
+        assign.receive(completion: .finished)
+        #expect(watched != nil, "the object is still held")
+        let subject = PassthroughSubject<Int, Never>()
+        subject.subscribe(assign)
+        subject.send(7)
+        #expect(watched?.value == 7)
+        assign.cancel()
+        #expect(watched == nil)
+    }
+
     @Test func assignDescription() {
         final class Model { var value = 0 }
         let assign = Subscribers.Assign(object: Model(), keyPath: \Model.value)
