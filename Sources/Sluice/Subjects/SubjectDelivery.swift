@@ -60,6 +60,9 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
     /// values sent before it.
     @usableFromInline @exclusivity(unchecked)
     package var completionDispatched = false
+    /// The subscriptions the subject was given as a subscriber (`send(subscription:)`), kept
+    /// until the subject deinitializes and then cancelled, also after its completion, as Combine
+    /// keeps them.
     @usableFromInline @exclusivity(unchecked)
     package var upstreamSubscriptions: [Subscription] = []
     /// Whether upstream subscriptions are asked for `.unlimited` as soon as they arrive
@@ -354,7 +357,6 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
     package func enqueueOrDeliver(_ event: SubjectEvent<Output, Failure>, isCompletion: Bool,
                                    evenAfterCompletion: Bool = false) -> Bool {
         let me = Self.ownerIdentity
-        var droppedUpstreams: [Subscription] = []
         var evicted: Output?
         let (accepted, owns, targets) = lock.locked {
             () -> (Bool, Bool, [SubjectTargetBase<Output, Failure>]?) in
@@ -362,7 +364,8 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
             if isCompletion, case .completion(let completion) = event {
                 self.completion = completion
                 completed.store(true, ordering: .releasing)
-                swap(&droppedUpstreams, &upstreamSubscriptions)
+                // The upstream subscriptions stay, as Combine's do, until the subject goes
+                // (`cancelUpstreams`).
             }
             while true {
                 let current = owner.load(ordering: .acquiring)
@@ -384,7 +387,7 @@ package final class SubjectDelivery<Output, Failure: Error>: @unchecked Sendable
                 }
             }
         }
-        withExtendedLifetime((droppedUpstreams, evicted)) {}
+        withExtendedLifetime(evicted) {}
         guard let targets else { return accepted }
         dispatch(event, to: targets)
         if owns {

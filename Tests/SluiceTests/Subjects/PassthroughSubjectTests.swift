@@ -115,6 +115,38 @@ struct PassthroughSubjectTests {
         #expect(upstream.log == ["request unlimited", "cancel"])
     }
 
+    /// Combine's subjects keep the subscriptions they were given after their own completion,
+    /// and cancel them when they go, as before it.
+    @Test func upstreamSubscriptionsOutliveTheCompletionUntilTheSubjectGoes() {
+        weak var passthroughUpstream: RecordingSubscription?
+        weak var currentValueUpstream: RecordingSubscription?
+        var passthrough: PassthroughSubject<Int, Never>? = PassthroughSubject()
+        var currentValue: CurrentValueSubject<Int, Never>? = CurrentValueSubject(0)
+        var logs: [() -> [String]] = []
+        do {
+            let first = RecordingSubscription()
+            let second = RecordingSubscription()
+            passthroughUpstream = first
+            currentValueUpstream = second
+            logs = [{ first.log }, { second.log }]
+            passthrough!.send(subscription: first)
+            currentValue!.send(subscription: second)
+        }
+        passthrough!.send(completion: .finished)
+        currentValue!.send(completion: .finished)
+        #expect(passthroughUpstream != nil)
+        #expect(currentValueUpstream != nil)
+        #expect(logs[0]() == [])
+        #expect(logs[1]() == ["request unlimited"])
+        passthrough = nil
+        currentValue = nil
+        #expect(logs[0]() == ["cancel"])
+        #expect(logs[1]() == ["request unlimited", "cancel"])
+        logs = []
+        #expect(passthroughUpstream == nil)
+        #expect(currentValueUpstream == nil)
+    }
+
     @Test func subscribingASubjectThroughAPublisher() {
         let upstream = TestPublisher<Int, Never>()
         let subject = PassthroughSubject<Int, Never>()
