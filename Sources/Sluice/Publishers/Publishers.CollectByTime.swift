@@ -125,25 +125,25 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
         }
         delivery.install(newTimer) { timer.exchange(&$0) }
         downstream.receive(subscription: self)
-        if count == nil {
-            subscription.request(.unlimited)
-        }
     }
 
+    /// `.byTime` asks for one value at a time, as Combine's does: one for each request of the
+    /// downstream, and one more with each value it takes (so the upstream runs free once asked).
+    /// `.byTimeOrCount` asks for `count` values per window the downstream requests.
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        let full = delivery.lock.locked { () -> Bool in
-            guard delivery.isUpstreamLive else { return false }
+        let (taken, full) = delivery.lock.locked { () -> (Bool, Bool) in
+            guard delivery.isUpstreamLive else { return (false, false) }
             buffer.append(input)
-            guard let count, buffer.count >= count else { return false }
+            guard let count, buffer.count >= count else { return (true, false) }
             ready.append(buffer)
             buffer = []
-            return true
+            return (true, true)
         }
         if full {
             scheduler.schedule(options: options) { self.flush() }
         }
-        return .none
+        return taken && count == nil ? .max(1) : .none
     }
 
     @inlinable
@@ -225,7 +225,7 @@ internal final class CollectByTimeSubscription<Downstream: Subscriber, Upstream:
             self.demand += demand
             return (delivery.liveUpstream, !ready.isEmpty || completion != nil)
         }
-        if let count { upstream?.request(demand * count) }
+        upstream?.request(count.map { demand * $0 } ?? .max(1))
         // Windows held for want of demand go out on the scheduler, like every other window,
         // never on the thread that asked for them.
         if held {

@@ -205,28 +205,33 @@ struct TimeOperatorEdgeCaseTests {
 
     /// Windows that close while the downstream has no demand are held (Sluice keeps them, see
     /// the README), and go out on the scheduler once demand arrives, never on the requesting
-    /// thread; the completion waits behind them.
+    /// thread; the completion waits behind them. (The upstream runs free once the downstream
+    /// has asked for anything, as Combine's `collect(.byTime)` asks it for one value with each
+    /// value it takes.)
     @Test func collectByTimeHoldsWindowsWithoutDemandAndDeliversThemOnTheScheduler() {
         let scheduler = DispatchQueue.test
         let timed = Timed<[Int]>(scheduler)
         let subject = PassthroughSubject<Int, TestError>()
-        let subscriber = timed.subscriber(demand: .none)
+        let subscriber = timed.subscriber(demand: .max(1))
         subject.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
         subject.send(1)
         scheduler.advance(by: .seconds(1))
+        #expect(timed.events == ["[1]@1000"])
         subject.send(2)
+        scheduler.advance(by: .seconds(1))
+        subject.send(3)
         scheduler.advance(by: .seconds(1))
         subject.send(completion: .finished)
         scheduler.advance()
-        #expect(timed.events == [])
+        #expect(timed.events == ["[1]@1000"])
         subscriber.request(.max(1))
-        #expect(timed.events == [], "not on the thread that asked")
+        #expect(timed.events == ["[1]@1000"], "not on the thread that asked")
         scheduler.advance()
-        #expect(timed.events == ["[1]@2000"])
+        #expect(timed.events == ["[1]@1000", "[2]@3000"])
         scheduler.advance(by: .milliseconds(500))
         subscriber.request(.max(1))
         scheduler.advance()
-        #expect(timed.events == ["[1]@2000", "[2]@2500", "|@2500"])
+        #expect(timed.events == ["[1]@1000", "[2]@3000", "[3]@3500", "|@3500"])
     }
 
     @Test func collectByTimeFailureDiscardsTheOpenWindow() {

@@ -9,6 +9,25 @@ import SluiceTesting
 /// options at the same moments, and keep talking to the upstream where Combine does.
 @Suite("Time operators as Combine's")
 struct TimeOperatorFidelityTests {
+    /// `collect(.byTime)` asks its upstream for one value at a time, as Combine's does (a suite
+    /// run against Apple's Combine records it): one for each request of the downstream, and one
+    /// more returned with every value it takes, whatever the downstream's demand.
+    @Test func collectByTimeAsksForOneValueAtATime() throws {
+        let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(2))
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        #expect(upstream.demandLog == [.requested(.max(1))])
+        let returned = (0..<5).map { upstream.send($0) }
+        #expect(returned == Array(repeating: .max(1), count: 5))
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[0, 1, 2, 3, 4]])
+        try #require(subscriber.subscription).request(.max(3))
+        #expect(upstream.demandLog == [.requested(.max(1)), .requested(.max(1))])
+        upstream.send(completion: .finished)
+        #expect(upstream.send(5) == .none, "nothing more is asked for once the upstream has finished")
+    }
+
     @Test func throttleIgnoresARequestForNothing() throws {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
