@@ -3,9 +3,11 @@ extension Publishers {
     /// elements.
     ///
     /// Elements before the range are dropped and replaced by a request for one more; elements
-    /// in the range are republished. The first element after the range cancels the upstream
-    /// and finishes the stream (as in Combine, the stream does not finish right after the last
-    /// element in the range). Downstream demand is forwarded unchanged.
+    /// in the range are republished. Once the last element of the range has been delivered the
+    /// upstream is cancelled and the stream finishes, without waiting for another element (so
+    /// `prefix(1)` ends with its first value). Elements counted before the upstream's
+    /// subscription arrived cannot end it; then the first element after the range does.
+    /// Downstream demand is forwarded unchanged.
     public struct Output<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -53,7 +55,7 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
     internal enum Step {
         case ignore
         case skip
-        case emit(Downstream)
+        case emit(Downstream, last: Bool)
         case finish(LinkState<Downstream>)
     }
 
@@ -92,7 +94,7 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
             let position = index
             index += 1
             if position < range.lowerBound { return .skip }
-            if position < range.upperBound { return .emit(downstream) }
+            if position < range.upperBound { return .emit(downstream, last: position == range.upperBound - 1) }
             guard case .subscribed = link else { return .ignore }
             return .finish(link.terminate())
         }
@@ -101,14 +103,28 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
             return .none
         case .skip:
             return .max(1)
-        case .emit(let downstream):
-            return downstream.receive(input)
-        case .finish(let previous):
-            if case .subscribed(let upstream, let downstream) = previous {
-                upstream.cancel()
-                downstream.receive(completion: .finished)
+        case .emit(let downstream, let last):
+            let demand = downstream.receive(input)
+            if last {
+                // Unless the downstream cancelled meanwhile, or the subscription has not come.
+                finish(lock.locked { () -> LinkState<Downstream> in
+                    guard case .subscribed = link else { return .terminal }
+                    return link.terminate()
+                })
             }
+            return demand
+        case .finish(let previous):
+            finish(previous)
             return .none
+        }
+    }
+
+    /// Cancels the upstream, then finishes the downstream, if `previous` was subscribed.
+    @inlinable
+    internal func finish(_ previous: LinkState<Downstream>) {
+        if case .subscribed(let upstream, let downstream) = previous {
+            upstream.cancel()
+            downstream.receive(completion: .finished)
         }
     }
 
@@ -160,8 +176,8 @@ extension Publisher {
         Publishers.Output(upstream: self, range: range.relative(to: 0 ..< Int.max))
     }
 
-    /// Republishes elements up to the specified maximum count, then finishes (on the next
-    /// element). A negative count stops the program.
+    /// Republishes elements up to the specified maximum count, then finishes. A negative count
+    /// stops the program.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         precondition(maxLength >= 0, "prefix(_:) requires a non-negative length, got \(maxLength)")

@@ -20,7 +20,10 @@ struct OutputTests {
         #expect(publisher.output(in: 4 ... 5).range == 4 ..< 6)
     }
 
-    @Test func publishesTheRangeAndFinishesOnTheFirstElementPastIt() {
+    /// The stream ends as soon as the last element of the range has been delivered, without
+    /// waiting for another (a suite written for Apple's Combine waits for exactly the range's
+    /// elements and then for the completion); the element's demand is still returned.
+    @Test func publishesTheRangeAndFinishesRightAfterItsLastElement() {
         let upstream = TestPublisher<Int, TestError>()
         var logAtFinish: [TestPublisher<Int, TestError>.DemandEvent] = []
         let subscriber = TestSubscriber<Int, TestError>(
@@ -35,9 +38,11 @@ struct OutputTests {
         subscriber.request(.max(31))
         subscriber.request(.max(32))
         #expect(upstream.demandLog == [.requested(.max(31)), .requested(.max(32))])
-        let inRange = [4, 5, 6, 7].map { upstream.send($0) }
-        #expect(inRange == [.max(42), .max(42), .max(42), .max(42)])
+        let inRange = [4, 5, 6].map { upstream.send($0) }
+        #expect(inRange == [.max(42), .max(42), .max(42)])
         #expect(subscriber.completions.isEmpty)
+        #expect(upstream.send(7) == .max(42))
+        #expect(subscriber.completions == [.finished])
         #expect(upstream.send(8) == .none)
         #expect(upstream.send(9) == .none)
         #expect(subscriber.events == [
@@ -48,6 +53,34 @@ struct OutputTests {
         subscriber.request(.max(33))
         subscriber.cancel()
         #expect(upstream.demandLog == [.requested(.max(31)), .requested(.max(32)), .cancelled])
+    }
+
+    /// `prefix(1)` of a subject ends with its first value: an `async` loop over it returns.
+    @Test func prefixOfASubjectEndsWithItsLastValueSoALoopOverItReturns() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.prefix(2).subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)
+        #expect(subscriber.events == [.subscription("Output"), .value(1), .value(2), .completion(.finished)])
+
+        let values = CurrentValueSubject<Int, Never>(7)
+        var seen: [Int] = []
+        for await value in values.prefix(1).values { seen.append(value) }
+        #expect(seen == [7])
+    }
+
+    /// A downstream that cancels while taking the range's last element hears of no completion.
+    @Test func aCancelDuringTheLastElementLeavesNoCompletion() {
+        let upstream = TestPublisher<Int, Never>()
+        var subscription: Subscription?
+        let subscriber = TestSubscriber<Int, Never>(
+            onSubscription: { subscription = $0 },
+            onValue: { _ in subscription?.cancel(); return .none })
+        upstream.prefix(1).subscribe(subscriber)
+        upstream.send(1)
+        #expect(subscriber.events == [.subscription("Output"), .value(1)])
+        #expect(upstream.demandLog == [.requested(.unlimited), .cancelled])
     }
 
     @Test func outputAtPublishesOneElement() {

@@ -973,9 +973,9 @@ struct DifferentialFuzzTests {
         // delay: values and the completion, a failure too.
         #expect(timed([.delay(200)], [(1, 0), (2, 100)], .failure(1), at: 200) == "[1@200, 2@300, #1@400]")
         #expect(timed([.delay(200)], [(1, 0)], .finished, at: 100) == "[1@200, |@300]")
-        // prefix finishes on the value after the last it passes.
-        #expect(timed([.prefix(2)], [(1, 0), (2, 5), (3, 9), (4, 12)], nil) == "[1@0, 2@5, |@9]")
-        #expect(timed([.prefix(2)], [(1, 0), (2, 5)], .finished, at: 7) == "[1@0, 2@5, |@7]")
+        // prefix finishes right after the last value it passes; an earlier completion passes.
+        #expect(timed([.prefix(2)], [(1, 0), (2, 5), (3, 9), (4, 12)], nil) == "[1@0, 2@5, |@5]")
+        #expect(timed([.prefix(3)], [(1, 0), (2, 5)], .finished, at: 7) == "[1@0, 2@5, |@7]")
         // merge: the cold source while subscribing, then the subject.
         #expect(timed([.merge(.sequence([7, 8]), erased: false)], [(5, 3)], .finished, at: 10) == "[7@0, 8@0, 5@3, |@10]")
         #expect(timed([.merge(.fail(4), erased: false)], [(5, 3)], .finished, at: 10) == "[#4@0]")

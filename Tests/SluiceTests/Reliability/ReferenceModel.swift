@@ -21,8 +21,8 @@ import Foundation
 /// **Semantics modelled** (Combine's, as Sluice implements them; see the operator sources and
 /// TimeOperatorTests / TimeOperatorEdgeCaseTests):
 /// - `map`, `filter`, `scan`, `removeDuplicates`: per value, as on arrays.
-/// - `prefix(n)` passes `n` values and finishes *when the next value arrives* (Combine's
-///   `Publishers.Output`), not right after the `n`th; an earlier completion passes through.
+/// - `prefix(n)` passes `n` values and finishes right after the `n`th, in its action (`prefix(0)`
+///   finishes when the first value arrives); an earlier completion passes through.
 /// - `dropFirst(n)` drops `n` values.
 /// - `collect(n)` publishes every `n` values as one array (here packed into one Int, ``pack(_:)``),
 ///   a partial array before `.finished`, and nothing of the partial array before a failure.
@@ -503,8 +503,12 @@ enum FuzzModel {
                 if passed < count {
                     output.append(event)
                     passed += 1
+                    if passed == count {
+                        output.append(Event(action: event.action, kind: .finished))
+                        break
+                    }
                 } else {
-                    // The first value past the prefix finishes the stream, in its action.
+                    // `prefix(0)`: the first value finishes the stream, in its action.
                     output.append(Event(action: event.action, kind: .finished))
                     break
                 }
