@@ -184,7 +184,9 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
         }
         switch outcome {
         case .passed(let ticket):
-            run(ticket) { _, returned, _ in self.delivered(returned: returned) }
+            var moved = 0
+            run(ticket) { _, returned, _ in moved += self.delivered(returned: returned) }
+            refill(moved, from: moved > 0 ? lock.locked { upstream.subscription } : nil)
             return prefetch == .keepFull ? .max(1) : .none
         case .buffered(let evicted):
             withExtendedLifetime(evicted) {}
@@ -223,7 +225,9 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
             }
         }
         withExtendedLifetime(dropped) {}
-        run(ticket) { _, returned, _ in self.delivered(returned: returned) }
+        var moved = 0
+        run(ticket) { _, returned, _ in moved += self.delivered(returned: returned) }
+        refill(moved, from: moved > 0 ? lock.locked { upstream.subscription } : nil)
     }
 
     /// Moves buffered values to the gate while there is demand, then the completion if it is
@@ -255,19 +259,26 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
         return moved
     }
 
-    /// Adds what the downstream returned and delivers more of the buffer.
+    /// Adds what the downstream returned and moves more of the buffer to the gate; returns how
+    /// many values moved. The caller asks the upstream for all that a delivery run moved in one
+    /// request (``refill(_:from:)``), as Combine does, not one per returned demand.
     @inlinable
-    internal func delivered(returned: Subscribers.Demand) {
-        guard returned > 0 else { return }
+    internal func delivered(returned: Subscribers.Demand) -> Int {
+        guard returned > 0 else { return 0 }
         var dropped = RingBuffer<Input>()
-        let (moved, refill) = lock.locked { () -> (Int, Subscription?) in
+        let moved = lock.locked { () -> Int in
             demand += returned
-            let moved = commitLocked(dropped: &dropped)
-            return (moved, upstream.subscription)
+            return commitLocked(dropped: &dropped)
         }
         withExtendedLifetime(dropped) {}
+        return moved
+    }
+
+    /// With `.keepFull`, asks the upstream for as many values as `moved` took out of the buffer.
+    @inlinable
+    internal func refill(_ moved: Int, from upstream: Subscription?) {
         if prefetch == .keepFull, moved > 0 {
-            refill?.request(.max(moved))
+            upstream?.request(.max(moved))
         }
     }
 
@@ -276,19 +287,18 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
         // Combine's buffer ignores a request for nothing rather than trapping.
         guard demand > 0 else { return }
         var dropped = RingBuffer<Input>()
-        let (claimed, moved, refill) = lock.locked { () -> (Bool, Int, Subscription?) in
+        let (claimed, moved, upstream) = lock.locked { () -> (Bool, Int, Subscription?) in
             guard !closed else { return (false, 0, nil) }
             self.demand += demand
             let moved = commitLocked(dropped: &dropped)
-            return (claimLocked(), moved, upstream.subscription)
+            return (claimLocked(), moved, self.upstream.subscription)
         }
         withExtendedLifetime(dropped) {}
+        var movedWhileDelivering = 0
         if claimed {
-            drain { _, returned, _ in self.delivered(returned: returned) }
+            drain { _, returned, _ in movedWhileDelivering += self.delivered(returned: returned) }
         }
-        if prefetch == .keepFull, moved > 0 {
-            refill?.request(.max(moved))
-        }
+        refill(moved + movedWhileDelivering, from: upstream)
     }
 
     @inlinable

@@ -59,6 +59,21 @@ struct BufferTests {
         #expect(upstream.demandLog == [.requested(.max(5)), .requested(.max(3)), .requested(.max(1))])
     }
 
+    /// A request whose deliveries return more demand, which moves more of the buffer, refills
+    /// the upstream with one request for everything it moved, as Combine's does (a suite run
+    /// against Apple's Combine records `max(10)` where one per returned demand would be
+    /// `max(1)` and `max(9)`).
+    @Test func keepFullRefillsWhatOneRequestMovedInOneRequest() {
+        let (upstream, subscriber) = make(10, .keepFull, .dropOldest, demand: .max(5),
+                                          onValue: { [5, 10].contains($0) ? .max(5) : .none })
+        for i in 0..<15 { _ = upstream.send(i) }
+        #expect(subscriber.values == [0, 1, 2, 3, 4])
+        #expect(upstream.demandLog == [.requested(.max(10))])
+        subscriber.request(.max(9))
+        #expect(subscriber.values == Array(0..<15))
+        #expect(upstream.demandLog == [.requested(.max(10)), .requested(.max(10))])
+    }
+
     @Test func customErrorWithKeepFullStillForwardsTheRefillAsCombineDoes() {
         let (upstream, subscriber) = make(5, .keepFull, .customError { TestError(code: 1) })
         for i in 0..<10 { upstream.send(i) }
