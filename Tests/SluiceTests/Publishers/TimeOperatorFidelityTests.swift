@@ -28,6 +28,22 @@ struct TimeOperatorFidelityTests {
         #expect(upstream.send(5) == .none, "nothing more is asked for once the upstream has finished")
     }
 
+    /// `collect(.byTimeOrCount)` asks the upstream for `count` values per window the
+    /// downstream asks for, also when it asks by returning demand for a window the timer
+    /// closed (a suite run against Combine in 2019 records that demand ignored; see the
+    /// README's differences).
+    @Test func collectByTimeOrCountForwardsDemandReturnedForAWindowTheTimerClosed() {
+        let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(1), onValue: { _ in .max(5) })
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(subscriber)
+        #expect(upstream.demandLog == [.requested(.max(2))])
+        _ = upstream.send(0)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[0]])
+        #expect(upstream.demandLog == [.requested(.max(2)), .requested(.max(10))])
+    }
+
     @Test func throttleIgnoresARequestForNothing() throws {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
