@@ -348,9 +348,8 @@ final class Seed003ShareAndCacheTests: XCTestCase {
     // MARK: "按数据经过的位置排查"
 
     /// "先去掉测试中的 .output(in: 0..<4)。它在收满四个输出后会结束下游订阅，而取消不保证触发上游的 receiveCompletion":
-    /// the seed's logging block, above `.output(in: 0..<4)`, sees a cancel and no completion.
-    /// As in Combine, `output(in:)` ends when the first value past its range arrives (the fifth),
-    /// not right after the fourth.
+    /// the seed's logging block, above `.output(in: 0..<4)`, sees a cancel and no completion,
+    /// right after the fourth output ("收满四个输出后"): a fifth value sent finds nobody there.
     func testOutputInCancelsUpstreamWithoutACompletion() {
         let state = PassthroughSubject<Bool, Never>()
         let log = Log<String>()
@@ -369,7 +368,7 @@ final class Seed003ShareAndCacheTests: XCTestCase {
         for value in [true, false, true, false, true] { state.send(value) }
         XCTAssertEqual(log.all, ["state: subscribed", "state: demand unlimited",
                                  "state: output true", "state: output false", "state: output true", "state: output false",
-                                 "state: output true", "state: cancelled"])
+                                 "state: cancelled"])
         XCTAssertEqual(downstream, ["true", "false", "true", "false", "finished"])
     }
 
