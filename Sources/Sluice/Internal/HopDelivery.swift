@@ -11,6 +11,12 @@ import Synchronization
 /// lets go. A completion is always delivered after every value handed over before it, and
 /// nothing is delivered after a completion or `cancel()`.
 ///
+/// An action that runs *inside* a delivery, on the delivering thread (a scheduler that runs
+/// actions in place, such as `ImmediateScheduler`, and a subscriber that sends upstream), is
+/// Combine's nested delivery: it delivers the oldest waiting event there and then, before the
+/// delivery it interrupts returns, as Combine's action per event run in place does. Nothing
+/// older is waiting then, so the order holds.
+///
 /// It also holds the operator's link: the upstream's subscription and the one reference to the
 /// downstream. The operator keeps its own state under the same ``lock`` and decides and queues
 /// an event in one critical section (``enqueueLocked(_:)``), so a value costs one lock on its
@@ -50,6 +56,13 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     package var completionQueued = false
     @usableFromInline @exclusivity(unchecked)
     package var delivering = false
+    /// The thread that set `delivering` (or runs the drain), for nested delivery.
+    @usableFromInline @exclusivity(unchecked)
+    package var deliveringThread: UInt = 0
+    /// How many events of the drain's `batch` are still to be delivered; written and read only
+    /// by the draining thread (a nested delivery waits while any is left, to keep the order).
+    @usableFromInline @exclusivity(unchecked)
+    package var batchRemaining = 0
     /// Scheduled actions that ran while another was delivering; each is owed one delivery.
     @usableFromInline @exclusivity(unchecked)
     package var owed = 0
@@ -145,14 +158,27 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// non-zero demand the downstream returns for each value.
     @inlinable
     package func deliverNext(requestingMore: (Subscribers.Demand) -> Void = { _ in }) {
+        let me = ThreadIdentity.current.rawValue
+        var nested = false
         let next = lock.locked { () -> (Downstream, Event)? in
             if delivering {
+                if deliveringThread == me {
+                    // Run in place inside the delivery on this thread: Combine's nested delivery.
+                    guard let downstream, let event = queue.popFirst() else { return nil }
+                    nested = true
+                    return (downstream, event)
+                }
                 owed += 1
                 return nil
             }
             guard let downstream, let event = queue.popFirst() else { return nil }
             delivering = true
+            deliveringThread = me
             return (downstream, event)
+        }
+        if nested, let (downstream, event) = next {
+            deliver(event, to: downstream, requestingMore: requestingMore)
+            return
         }
         keepDelivering(next, requestingMore: requestingMore)
     }
@@ -179,6 +205,7 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
         }
         if case .completion = event { completionQueued = true }
         delivering = true
+        deliveringThread = ThreadIdentity.current.rawValue
         return .deliverNow(downstream, event)
     }
 
@@ -244,14 +271,46 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     package static var batchSize: Int { 64 }
 
-    /// Queues an event for batched delivery. Returns whether the caller must schedule a drain
-    /// (none is pending), or `nil` if the event was refused (after completion or cancel).
+    /// What the caller of ``enqueueForDrainLocked(_:)`` schedules after unlocking.
+    @usableFromInline
+    package enum DrainAction {
+        /// Nothing: the event rides along with the pending drain.
+        case none
+        /// A drain (none was pending).
+        case drain
+        /// ``deliverNested(requestingMore:)``: the event was handed over on the draining thread,
+        /// in the middle of a delivery (the downstream's own call), where Combine would
+        /// deliver it in place if the scheduler runs actions in place.
+        case nested
+    }
+
+    /// Queues an event for batched delivery and says what to schedule, or `nil` if the event
+    /// was refused (after completion or cancel).
     @inlinable
-    package func enqueueForDrainLocked(_ event: Event) -> Bool? {
+    package func enqueueForDrainLocked(_ event: Event) -> DrainAction? {
         guard enqueueLocked(event) else { return nil }
-        if drainPending { return false }
+        if drainPending {
+            return deliveringThread == ThreadIdentity.current.rawValue ? .nested : DrainAction.none
+        }
         drainPending = true
-        return true
+        return .drain
+    }
+
+    /// The action scheduled for ``DrainAction/nested``: if it runs in place inside the delivery
+    /// that handed its event over, with nothing older left in the drain's batch, it delivers the
+    /// oldest waiting event there (nested, as Combine's action per value run in place); run
+    /// later, or with older events still to go, it leaves the event to the drain.
+    @inlinable
+    package func deliverNested(requestingMore: (Subscribers.Demand) -> Void) {
+        let me = ThreadIdentity.current.rawValue
+        let next = lock.locked { () -> (Downstream, Event)? in
+            guard drainPending, deliveringThread == me, batchRemaining == 0,
+                  let downstream, let event = queue.popFirst() else { return nil }
+            return (downstream, event)
+        }
+        if let (downstream, event) = next {
+            deliver(event, to: downstream, requestingMore: requestingMore)
+        }
     }
 
     /// Delivers what is queued, up to ``batchSize`` events, and says whether more are left (the
@@ -261,6 +320,7 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
     /// before the next event.
     @inlinable
     package func drain(requestingMore: (Subscribers.Demand) -> Void = { _ in }) -> Bool {
+        let me = ThreadIdentity.current.rawValue
         var delivered = 0
         while true {
             // One critical section decides both what to deliver and whether this drain ends: a
@@ -268,20 +328,27 @@ package final class HopDelivery<Downstream: Subscriber>: @unchecked Sendable {
             let (target, scheduleAnother) = lock.locked { () -> (Downstream?, Bool) in
                 guard let downstream, !queue.isEmpty else {
                     drainPending = false
+                    deliveringThread = 0
                     return (nil, false)
                 }
-                if delivered == HopDelivery.batchSize { return (nil, true) }
+                if delivered == HopDelivery.batchSize {
+                    deliveringThread = 0
+                    return (nil, true)
+                }
                 let taken = Swift.min(queue.count, HopDelivery.batchSize - delivered)
                 for _ in 0..<taken {
                     if let event = queue.popFirst() { batch.append(event) }
                 }
+                deliveringThread = me
                 return (downstream, false)
             }
             guard let downstream = target else { return scheduleAnother }
             defer { batch.removeAll(keepingCapacity: true) }
+            batchRemaining = batch.count
             for event in batch {
                 guard !cancelled.load(ordering: .relaxed) else { return false }
                 delivered += 1
+                batchRemaining -= 1
                 if deliver(event, to: downstream, requestingMore: requestingMore) { return false }
             }
         }

@@ -85,23 +85,33 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     internal func receive(_ input: Input) -> Subscribers.Demand {
         // Refused before the subscription (a misbehaving upstream), after the completion and
         // after a cancel.
-        let scheduleOne = delivery.lock.locked { () -> Bool? in
+        let action = delivery.lock.locked { () -> HopDelivery<Downstream>.DrainAction? in
             guard delivery.isUpstreamLive else { return nil }
             return delivery.enqueueForDrainLocked(.value(input))
         }
-        guard scheduleOne == true else { return .none }
-        scheduleDrain()
+        schedule(action)
         return .none
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let scheduleOne = delivery.lock.locked { () -> Bool? in
+        let action = delivery.lock.locked { () -> HopDelivery<Downstream>.DrainAction? in
             guard delivery.detachUpstreamLocked() != nil else { return nil }
             return delivery.enqueueForDrainLocked(.completion(completion))
         }
-        guard scheduleOne == true else { return }
-        scheduleDrain()
+        schedule(action)
+    }
+
+    @inlinable
+    internal func schedule(_ action: HopDelivery<Downstream>.DrainAction?) {
+        switch action {
+        case .drain?: scheduleDrain()
+        case .nested?:
+            scheduler.schedule(options: options) {
+                self.delivery.deliverNested { demand in self.delivery.upstreamSubscription?.request(demand) }
+            }
+        case .none?, nil: break
+        }
     }
 
     @inlinable

@@ -1,4 +1,5 @@
 import Testing
+import Synchronization
 import Foundation
 import Sluice
 import SluiceExtras
@@ -44,27 +45,50 @@ struct TimeOperatorFidelityTests {
         #expect(upstream.demandLog == [.requested(.max(2)), .requested(.max(10))])
     }
 
-    /// A value sent from inside the subscriber of `receive(on:)` or `delay` on a scheduler that
-    /// runs actions in place (`ImmediateScheduler`) is delivered after the one being delivered,
-    /// not nested inside it as Combine's one action per value would (see the README's
-    /// differences): a hop never re-enters its subscriber. (Without a hop, a subject's re-entrant
-    /// send is nested, as in Combine: `PassthroughSubjectTests.reentrantSendFromASinkIsDeliveredNestedAsInCombine`.)
-    @Test func aHopOnAnImmediateSchedulerDeliversAReentrantValueAfterTheCurrentOne() {
-        for hop in ["receive(on:)", "delay"] {
+    /// A value sent from inside the subscriber of a hop on a scheduler that runs actions in
+    /// place (`ImmediateScheduler`) is delivered there and then, nested inside the delivery in
+    /// progress, as Combine's action per value run in place delivers it (as a subject's own
+    /// re-entrant send is: `PassthroughSubjectTests.reentrantSendFromASinkIsDeliveredNestedAsInCombine`).
+    @Test func aHopOnAnImmediateSchedulerDeliversAReentrantValueNestedAsCombineDoes() {
+        for hop in ["receive(on:)", "delay", "debounce", "throttle"] {
             let subject = PassthroughSubject<Int, Never>()
-            let hopped = hop == "delay"
-                ? subject.delay(for: .zero, scheduler: ImmediateScheduler.shared).eraseToAnyPublisher()
-                : subject.receive(on: ImmediateScheduler.shared).eraseToAnyPublisher()
+            let hopped: AnyPublisher<Int, Never>
+            switch hop {
+            case "delay": hopped = subject.delay(for: .zero, scheduler: ImmediateScheduler.shared).eraseToAnyPublisher()
+            case "debounce": hopped = subject.debounce(for: .zero, scheduler: ImmediateScheduler.shared).eraseToAnyPublisher()
+            case "throttle": hopped = subject.throttle(for: .zero, scheduler: ImmediateScheduler.shared, latest: true).eraseToAnyPublisher()
+            default: hopped = subject.receive(on: ImmediateScheduler.shared).eraseToAnyPublisher()
+            }
             var log: [String] = []
             let cancellable = hopped.sink { value in
                 log.append("got \(value)")
-                if value == 1 { subject.send(2) }
+                if value < 3 { subject.send(value + 1) }
                 log.append("end \(value)")
             }
             subject.send(1)
-            #expect(log == ["got 1", "end 1", "got 2", "end 2"], "\(hop)")
+            #expect(log == ["got 1", "got 2", "got 3", "end 3", "end 2", "end 1"], "\(hop)")
+            subject.send(completion: .finished)
             cancellable.cancel()
         }
+    }
+
+    /// On a queue, a value the subscriber sends while it is being delivered to comes after it:
+    /// the queue runs the action later, as it runs Combine's.
+    @Test func aHopOnAQueueDeliversAReentrantValueAfterTheCurrentOne() {
+        let queue = DispatchQueue(label: "hop")
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Mutex<[String]>([])
+        let secondDelivered = DispatchSemaphore(value: 0)
+        let cancellable = subject.receive(on: queue).sink { value in
+            log.withLock { $0.append("got \(value)") }
+            if value == 1 { subject.send(2) }
+            log.withLock { $0.append("end \(value)") }
+            if value == 2 { secondDelivered.signal() }
+        }
+        subject.send(1)
+        #expect(secondDelivered.wait(timeout: .now() + 10) == .success)
+        #expect(log.withLock { $0 } == ["got 1", "end 1", "got 2", "end 2"])
+        cancellable.cancel()
     }
 
     @Test func throttleIgnoresARequestForNothing() throws {
