@@ -566,6 +566,49 @@ struct StressTests {
         let accepted: [Int]
     }
 
+    /// A hop on a scheduler that runs actions in place (`receive(on: ImmediateScheduler)`), sent
+    /// into from four threads while its subscriber sends back into the same subject: every value
+    /// and every value sent back is delivered once, each thread's in order, and no two threads
+    /// are ever inside the subscriber at once (a nested delivery is on the delivering thread).
+    @Test func aHopRunInPlaceWithReentrantSendsFromFourThreadsLosesNothing() async {
+        let runs = await withWatchdog("re-entrant sends through receive(on: ImmediateScheduler)") {
+            (0..<Self.completionTrials).map { _ in Self.raceThroughAnInPlaceHop() }
+        }
+        guard let runs else { return }
+        let perThread = Self.valuesPerProducer
+        for (values, overlaps) in runs {
+            #expect(overlaps == 0, "two threads were inside the subscriber at once")
+            let sent = values.filter { $0 >= 0 }
+            let sentBack = values.filter { $0 < 0 }
+            #expect(Stress.deliveryProblem(sent, threads: Self.completionProducers, perThread: perThread,
+                                           gapless: true, mustInclude: Array(repeating: perThread, count: Self.completionProducers)) == nil)
+            #expect(sentBack.sorted() == sent.filter { $0 % 10 == 3 }.map { -$0 }.sorted())
+        }
+    }
+
+    static func raceThroughAnInPlaceHop() -> ([Int], Int) {
+        let subject = PassthroughSubject<Int, Never>()
+        let delivered = StressBox<[Int]>([])
+        let overlaps = StressCounter()
+        // Which thread is inside the subscriber, and how deep (nested deliveries).
+        let inside = StressBox<(thread: pthread_t?, depth: Int)>((nil, 0))
+        let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { value in
+            let me = pthread_self()
+            inside.withLock { state in
+                if let thread = state.thread, pthread_equal(thread, me) == 0 { overlaps.increment() }
+                state = (me, state.depth + 1)
+            }
+            delivered.withLock { $0.append(value) }
+            if value >= 0, value % 10 == 3 { subject.send(-value) }
+            inside.withLock { state in state = state.depth == 1 ? (nil, 0) : (state.thread, state.depth - 1) }
+        }
+        Stress.runOnThreads(completionProducers) { thread in
+            for index in 0..<valuesPerProducer { subject.send(Stress.tag(thread, index)) }
+        }
+        cancellable.cancel()
+        return (delivered.value, overlaps.value)
+    }
+
     /// `MergeMany` of four subjects, each sent into by its own thread, 250 values then
     /// `.finished`: the last upstream's finish races the others' last values. Every value is
     /// delivered once, each upstream's in order, then one `.finished`.
