@@ -226,6 +226,15 @@ package enum LinkState<Downstream> {
         return previous
     }
 
+    /// ``terminate()`` if the link is subscribed; a link still awaiting its subscription (which
+    /// Combine leaves open on a completion or a cancel) or already ended stays as it is, and
+    /// `.terminal` is returned.
+    @inlinable
+    package mutating func terminateIfSubscribed() -> LinkState {
+        guard case .subscribed = self else { return .terminal }
+        return terminate()
+    }
+
     /// The subscription and downstream, if the link is subscribed.
     @inlinable
     package var live: (subscription: Subscription, downstream: Downstream)? {

@@ -186,7 +186,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
         case .passed(let ticket):
             var moved = 0
             run(ticket) { _, returned, _ in moved += self.delivered(returned: returned) }
-            refill(moved, from: moved > 0 ? lock.locked { upstream.subscription } : nil)
+            refill(moved)
             return prefetch == .keepFull ? .max(1) : .none
         case .buffered(let evicted):
             withExtendedLifetime(evicted) {}
@@ -227,7 +227,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
         withExtendedLifetime(dropped) {}
         var moved = 0
         run(ticket) { _, returned, _ in moved += self.delivered(returned: returned) }
-        refill(moved, from: moved > 0 ? lock.locked { upstream.subscription } : nil)
+        refill(moved)
     }
 
     /// Moves buffered values to the gate while there is demand, then the completion if it is
@@ -261,7 +261,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
 
     /// Adds what the downstream returned and moves more of the buffer to the gate; returns how
     /// many values moved. The caller asks the upstream for all that a delivery run moved in one
-    /// request (``refill(_:from:)``), as Combine does, not one per returned demand.
+    /// request (``refill(_:)``), as Combine does, not one per returned demand.
     @inlinable
     internal func delivered(returned: Subscribers.Demand) -> Int {
         guard returned > 0 else { return 0 }
@@ -276,10 +276,9 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
 
     /// With `.keepFull`, asks the upstream for as many values as `moved` took out of the buffer.
     @inlinable
-    internal func refill(_ moved: Int, from upstream: Subscription?) {
-        if prefetch == .keepFull, moved > 0 {
-            upstream?.request(.max(moved))
-        }
+    internal func refill(_ moved: Int) {
+        guard prefetch == .keepFull, moved > 0 else { return }
+        lock.locked { upstream.subscription }?.request(.max(moved))
     }
 
     @inlinable
@@ -287,18 +286,18 @@ internal final class BufferSubscription<Downstream: Subscriber>: DownstreamGate<
         // Combine's buffer ignores a request for nothing rather than trapping.
         guard demand > 0 else { return }
         var dropped = RingBuffer<Input>()
-        let (claimed, moved, upstream) = lock.locked { () -> (Bool, Int, Subscription?) in
-            guard !closed else { return (false, 0, nil) }
+        let (claimed, moved) = lock.locked { () -> (Bool, Int) in
+            guard !closed else { return (false, 0) }
             self.demand += demand
             let moved = commitLocked(dropped: &dropped)
-            return (claimLocked(), moved, self.upstream.subscription)
+            return (claimLocked(), moved)
         }
         withExtendedLifetime(dropped) {}
         var movedWhileDelivering = 0
         if claimed {
             drain { _, returned, _ in movedWhileDelivering += self.delivered(returned: returned) }
         }
-        refill(moved + movedWhileDelivering, from: upstream)
+        refill(moved + movedWhileDelivering)
     }
 
     @inlinable

@@ -114,10 +114,7 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let previous = lock.locked { () -> LinkState<Downstream> in
-            guard case .subscribed = link else { return .terminal }
-            return link.terminate()
-        }
+        let previous = lock.locked { link.terminateIfSubscribed() }
         previous.subscribedDownstream?.receive(completion: completion)
     }
 
@@ -128,10 +125,7 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     internal func cancel() {
-        let previous = lock.locked { () -> LinkState<Downstream> in
-            guard case .subscribed = link else { return .terminal }
-            return link.terminate()
-        }
+        let previous = lock.locked { link.terminateIfSubscribed() }
         previous.subscription?.cancel()
     }
 

@@ -107,10 +107,7 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
             let demand = downstream.receive(input)
             if last {
                 // Unless the downstream cancelled meanwhile, or the subscription has not come.
-                finish(lock.locked { () -> LinkState<Downstream> in
-                    guard case .subscribed = link else { return .terminal }
-                    return link.terminate()
-                })
+                finish(lock.locked { link.terminateIfSubscribed() })
             }
             return demand
         case .finish(let previous):
@@ -131,10 +128,7 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         // A completion before the upstream's subscription is ignored, as in Combine.
-        let previous = lock.locked { () -> LinkState<Downstream> in
-            guard case .subscribed = link else { return .terminal }
-            return link.terminate()
-        }
+        let previous = lock.locked { link.terminateIfSubscribed() }
         if case .subscribed(_, let downstream) = previous {
             downstream.receive(completion: completion)
         }
@@ -149,10 +143,7 @@ internal final class OutputSubscription<Input, Failure: Error, Downstream: Subsc
     /// downstream cannot hold this subscription yet).
     @inlinable
     internal func cancel() {
-        let previous = lock.locked { () -> LinkState<Downstream> in
-            guard case .subscribed = link else { return .terminal }
-            return link.terminate()
-        }
+        let previous = lock.locked { link.terminateIfSubscribed() }
         previous.subscription?.cancel()
     }
 
