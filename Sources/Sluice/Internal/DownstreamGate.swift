@@ -20,6 +20,17 @@ package enum GateTicket<Input, Failure: Error, Tag> {
     case deliver(GateEvent<Input, Failure, Tag>, thenDrain: Bool)
 }
 
+/// The flag bits of ``DownstreamGate/gateOwner`` beside the delivering thread's identity.
+@usableFromInline
+package enum GateWord {
+    /// The delivering thread must take the lock before it stops.
+    @inlinable
+    package static var marked: UInt { 1 }
+    /// The lock-free claim is shut.
+    @inlinable
+    package static var shut: UInt { 2 }
+}
+
 /// The downstream of a ``DownstreamGate``, in a constant of an object of its own, so that the
 /// delivering thread calls it in place: a stored variable would be copied for each call (a
 /// retain and a release of every reference the subscriber holds; a fifth of the time of a
@@ -82,20 +93,29 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     package final var target: Unmanaged<GateTarget<Downstream>>?
     @usableFromInline @exclusivity(unchecked)
     package final var gateQueue = RingBuffer<Event>()
-    /// The thread delivering right now (its identity; 0 if nobody is), with the low bit set
-    /// when the delivering thread must take the lock before it stops: an event has been queued
-    /// since it last looked at the queue, or the gate has closed and the downstream is to be
-    /// released.
+    /// The thread delivering right now (its identity; 0 if nobody is) and two flag bits (a
+    /// thread identity is an aligned address). ``GateWord/marked``: the delivering thread must take
+    /// the lock before it stops (an event has been queued since it last looked at the queue, or
+    /// the gate has closed and the downstream is to be released). ``GateWord/shut``: the lock-free
+    /// claim is shut, which it is unless the operator has opened it (``lockFreeClaimOpen``).
     ///
-    /// Written under the lock, except by the delivering thread when it stops: with the bit
-    /// clear it gives the gate back with one compare-and-exchange instead of taking the lock
-    /// again (a third of the locks per value of a merge). A thread that sets the bit does so
-    /// under the lock with a compare-and-exchange, so either the delivering thread sees the bit,
-    /// or it has already stopped and the other thread finds the gate free. The exchanges are
-    /// acquire-release: a downstream's calls from one delivering thread happen before those
-    /// from the next.
+    /// Written under the lock, except by the delivering thread when it stops (with the marked
+    /// bit clear it gives the gate back with one compare-and-exchange instead of taking the lock
+    /// again: a third of the locks per value of a merge) and by a lock-free claim (0 to its
+    /// identity, only while the claim is open and nobody delivers). So while the claim is open
+    /// a lock holder claims a free gate with a compare-and-exchange too. A thread that sets a
+    /// bit does so under the lock with a compare-and-exchange, so either the delivering thread
+    /// sees it, or it has already stopped and the other thread finds the gate free. The
+    /// exchanges are acquire-release: a downstream's calls from one delivering thread happen
+    /// before those from the next.
     @usableFromInline
-    package final let gateOwner = Atomic<UInt>(0)
+    package final let gateOwner = Atomic<UInt>(GateWord.shut)
+    /// Whether the lock-free claim is open (the shut bit clear): the operator opens it while
+    /// everything a value would be checked against under the lock is known to pass (a merge
+    /// with unlimited demand and every upstream subscribed), and the gate shuts it at its
+    /// completion and termination, a fan-in operator whenever an upstream ends.
+    @usableFromInline @exclusivity(unchecked)
+    package final var lockFreeClaimOpen = false
     /// A completion has been accepted (or the gate terminated): nothing more is accepted.
     @usableFromInline @exclusivity(unchecked)
     package final var gateClosed = false
@@ -128,35 +148,89 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @inlinable
     package final var downstreamLocked: Downstream? { target?.takeUnretainedValue().downstream }
 
+    // MARK: The owner word
+
+    /// The delivering thread's identity in an owner word (0 if the gate is free).
+    @inlinable
+    @inline(__always)
+    internal static func owner(in word: UInt) -> UInt { word & ~(GateWord.marked | GateWord.shut) }
+
     // MARK: Under the lock
 
     /// Whether the calling thread is the one delivering (so a call now is re-entrant).
     @inlinable
     package final var isDeliveringOnCurrentThread: Bool {
-        gateOwner.load(ordering: .relaxed) & ~1 == ThreadIdentity.current.rawValue
+        Self.owner(in: gateOwner.load(ordering: .relaxed)) == ThreadIdentity.current.rawValue
     }
 
-    /// Sets the low bit of a taken gate, so that the delivering thread takes the lock before it
-    /// stops; does nothing if the gate is free.
+    /// Sets the marked bit of a taken gate, so that the delivering thread takes the lock before
+    /// it stops; does nothing if the gate is free.
     @inlinable
     internal final func markLocked() {
-        var owner = gateOwner.load(ordering: .acquiring)
-        while owner != 0, owner & 1 == 0 {
+        var word = gateOwner.load(ordering: .acquiring)
+        while Self.owner(in: word) != 0, word & GateWord.marked == 0 {
             let (exchanged, current) = gateOwner.compareExchange(
-                expected: owner, desired: owner | 1, ordering: .acquiringAndReleasing)
+                expected: word, desired: word | GateWord.marked, ordering: .acquiringAndReleasing)
             if exchanged { return }
-            owner = current
+            word = current
         }
     }
 
-    /// Makes the calling thread the delivering thread; the gate must be free. Only threads
-    /// holding the lock move it away from free, so a store suffices. Marked if events wait or
-    /// the gate has closed, so that ``drain(after:)`` takes the lock before it stops.
+    /// Makes the calling thread the delivering thread if the gate is free (`word`, as last
+    /// loaded, has no owner). Only lock holders move a gate away from free while the lock-free
+    /// claim is shut, so a store suffices then; while it is open, a compare-and-exchange, which
+    /// fails if a lock-free claim came first. Marked if events wait or the gate has closed, so
+    /// that ``drain(after:)`` takes the lock before it stops.
     @inlinable
-    internal final func claimFreeGateLocked(_ me: ThreadIdentity) {
-        assert(me.rawValue & 1 == 0, "a thread identity is an aligned address")
+    internal final func claimFreeGateLocked(_ me: ThreadIdentity, word: UInt) -> Bool {
+        assert(me.rawValue & (GateWord.marked | GateWord.shut) == 0, "a thread identity is an aligned address")
         let marked = !gateQueue.isEmpty || gateClosed
-        gateOwner.store(marked ? me.rawValue | 1 : me.rawValue, ordering: .releasing)
+        // The shut bit, as loaded, is the claim's state: only lock holders change it.
+        let desired = me.rawValue | (marked ? GateWord.marked : 0) | (word & GateWord.shut)
+        guard word & GateWord.shut == 0 else {
+            gateOwner.store(desired, ordering: .releasing)
+            return true
+        }
+        return gateOwner.compareExchange(expected: word, desired: desired, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Opens the lock-free claim (``claimLockFree()``): the operator's state now lets any value
+    /// through to the downstream as it comes. Call only with nothing queued for a free gate.
+    @inlinable
+    package final func openLockFreeClaimLocked() {
+        guard !lockFreeClaimOpen, !gateClosed, target != nil else { return }
+        assert(gateQueue.isEmpty || Self.owner(in: gateOwner.load(ordering: .relaxed)) != 0,
+               "values wait for a free gate: a lock-free claim would overtake them")
+        lockFreeClaimOpen = true
+        var word = gateOwner.load(ordering: .relaxed)
+        while true {
+            let (exchanged, current) = gateOwner.compareExchange(
+                expected: word, desired: word & ~GateWord.shut, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            word = current
+        }
+    }
+
+    /// Shuts the lock-free claim. Once this returns no lock-free claim succeeds, and one that
+    /// succeeded before shows as the gate's owner.
+    @inlinable
+    package final func shutLockFreeClaimLocked() {
+        guard lockFreeClaimOpen else { return }
+        lockFreeClaimOpen = false
+        var word = gateOwner.load(ordering: .relaxed)
+        while true {
+            let (exchanged, current) = gateOwner.compareExchange(
+                expected: word, desired: word | GateWord.shut, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            word = current
+        }
+    }
+
+    /// Accepts no more events (a completion is accepted, or the gate terminates).
+    @inlinable
+    internal final func closeLocked() {
+        gateClosed = true
+        shutLockFreeClaimLocked()
     }
 
     /// Accepts one event and says what the caller must do after unlocking.
@@ -164,25 +238,21 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     package final func submitLocked(_ event: Event) -> Ticket {
         guard !gateClosed, target != nil else { return .none }
         let me = ThreadIdentity.current
-        let owner = gateOwner.load(ordering: .acquiring)
-        if case .completion = event { gateClosed = true }
-        if owner == 0 {
-            claimFreeGateLocked(me)
-            return .deliver(event, thenDrain: true)
+        if case .completion = event { closeLocked() }
+        var word = gateOwner.load(ordering: .acquiring)
+        while Self.owner(in: word) == 0 {
+            if claimFreeGateLocked(me, word: word) { return .deliver(event, thenDrain: true) }
+            word = gateOwner.load(ordering: .acquiring)
         }
-        if owner & ~1 == me.rawValue, gateQueue.isEmpty {
+        if Self.owner(in: word) == me.rawValue, gateQueue.isEmpty {
             if case .completion = event { markLocked() }
             return .deliver(event, thenDrain: false)
         }
         gateQueue.append(event)
-        markLocked()
-        if gateOwner.load(ordering: .acquiring) == 0 {
-            // The delivering thread stopped before it could see this event: deliver it here.
-            guard let first = gateQueue.popFirst() else { return .none }
-            claimFreeGateLocked(me)
-            return .deliver(first, thenDrain: true)
-        }
-        return .none
+        // The delivering thread may have stopped before it could see this event: then this one
+        // delivers the queue.
+        guard claimLocked() else { return .none }
+        return gateQueue.popFirst().map { .deliver($0, thenDrain: true) } ?? .none
     }
 
     /// Queues an event without delivering it; follow with ``claimLocked()``. Returns `false`
@@ -191,7 +261,7 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @discardableResult
     package final func enqueueLocked(_ event: Event) -> Bool {
         guard !gateClosed, target != nil else { return false }
-        if case .completion = event { gateClosed = true }
+        if case .completion = event { closeLocked() }
         gateQueue.append(event)
         markLocked()
         return true
@@ -199,11 +269,23 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
 
     /// Makes the calling thread the delivering thread if nobody is delivering and something is
     /// queued; if it returns `true` the caller must call ``drain(after:)`` after unlocking.
+    /// Otherwise, with something queued, the delivering thread is marked, so that it drains the queue before it stops.
     @inlinable
     package final func claimLocked() -> Bool {
-        guard gateOwner.load(ordering: .acquiring) == 0, !gateQueue.isEmpty else { return false }
-        claimFreeGateLocked(ThreadIdentity.current)
-        return true
+        guard !gateQueue.isEmpty else { return false }
+        var word = gateOwner.load(ordering: .acquiring)
+        while true {
+            if Self.owner(in: word) == 0 {
+                if claimFreeGateLocked(ThreadIdentity.current, word: word) { return true }
+                word = gateOwner.load(ordering: .acquiring)
+                continue
+            }
+            if word & GateWord.marked != 0 { return false }
+            let (exchanged, current) = gateOwner.compareExchange(
+                expected: word, desired: word | GateWord.marked, ordering: .acquiringAndReleasing)
+            if exchanged { return false }
+            word = current
+        }
     }
 
     /// Closes the gate and detaches the queue, and the downstream unless a thread is delivering
@@ -211,10 +293,10 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// them after unlocking (cancel, or an operator's own termination).
     @inlinable
     package final func terminateLocked() -> Detached {
-        gateClosed = true
+        closeLocked()
         let queue = gateQueue
         gateQueue = RingBuffer()
-        guard gateOwner.load(ordering: .acquiring) == 0 else {
+        guard Self.owner(in: gateOwner.load(ordering: .acquiring)) == 0 else {
             markLocked()
             return (nil, queue)
         }
@@ -237,6 +319,16 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
             drain(after: after)
         }
         return demand
+    }
+
+    /// Makes the calling thread the delivering thread without the lock, if the operator has
+    /// opened the lock-free claim and nobody is delivering. The caller then delivers its value
+    /// with ``deliver(_:own:after:)`` and calls ``drain(after:)``: two atomic operations for a
+    /// value instead of a lock, an unlock and the give-back.
+    @inlinable
+    @inline(__always)
+    package final func claimLockFree() -> Bool {
+        gateOwner.compareExchange(expected: 0, desired: ThreadIdentity.current.rawValue, ordering: .acquiring).exchanged
     }
 
     /// ``run(_:after:)`` for an operator that hands the downstream its subscription late:
@@ -274,17 +366,23 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// (releasing the downstream if the gate has closed). Call only after ``claimLocked()``
     /// returned `true` (or from ``run(_:after:)``).
     @inlinable
+    @inline(__always)
     package final func drain(after: (Tag, Subscribers.Demand, Bool) -> Void) {
         let me = ThreadIdentity.current.rawValue
         while true {
-            // Not marked since the last look: give the gate back without the lock.
-            if gateOwner.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            // Not marked since the last look: give the gate back without the lock (keeping the
+            // shut bit as it is).
+            let word = gateOwner.load(ordering: .relaxed)
+            if word & GateWord.marked == 0,
+               gateOwner.compareExchange(expected: word, desired: word & GateWord.shut,
+                                         ordering: .acquiringAndReleasing).exchanged {
                 return
             }
             var released: GateTarget<Downstream>?
             let next = lock.locked { () -> Event? in
+                let shut = lockFreeClaimOpen ? 0 : GateWord.shut
                 guard target != nil, let event = gateQueue.popFirst() else {
-                    gateOwner.store(0, ordering: .releasing)
+                    gateOwner.store(shut, ordering: .releasing)
                     if gateClosed {
                         released = takeTargetLocked()
                     }
@@ -292,7 +390,7 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
                 }
                 // Still marked while events wait or once the completion is out, so that the
                 // next look takes the lock again.
-                gateOwner.store(gateQueue.isEmpty && !gateClosed ? me : me | 1, ordering: .releasing)
+                gateOwner.store(me | shut | (gateQueue.isEmpty && !gateClosed ? 0 : GateWord.marked), ordering: .releasing)
                 return event
             }
             guard let event = next else {

@@ -118,6 +118,8 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     @inlinable
     package final func finishLocked(_ index: Int) -> GateUpstream? {
         guard !terminated, let position = position(of: index), !upstreams[position].isDone else { return nil }
+        // A lock-free claim checks no upstream: it waits until the operator opens it again.
+        shutLockFreeClaimLocked()
         guard grows else {
             defer { upstreams[position] = .done }
             return upstreams[position]
@@ -131,6 +133,7 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     @inlinable
     package final func detachAllLocked() -> [GateUpstream] {
         terminated = true
+        shutLockFreeClaimLocked()
         guard grows else {
             defer { upstreams = Array(repeating: .done, count: count) }
             return upstreams

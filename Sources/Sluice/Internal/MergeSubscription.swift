@@ -20,10 +20,14 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
     internal var demand = Subscribers.Demand.none
     @usableFromInline @exclusivity(unchecked)
     internal var finishedCount = 0
+    /// How many upstreams have not yet sent their subscription.
+    @usableFromInline @exclusivity(unchecked)
+    internal var awaitingCount: Int
 
     @inlinable
     internal override init(downstream: Downstream, count: Int) {
         slots = Array(repeating: nil, count: count)
+        awaitingCount = count
         super.init(downstream: downstream, count: count)
     }
 
@@ -31,6 +35,8 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
     internal func receive(subscription: Subscription, index: Int) {
         let request = lock.locked { () -> Subscribers.Demand? in
             guard acceptLocked(subscription, at: index) else { return nil }
+            awaitingCount -= 1
+            openLockFreeClaimIfReadyLocked()
             return demand == .unlimited ? .unlimited : .max(1)
         }
         guard let request else {
@@ -42,6 +48,12 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
 
     @inlinable
     internal func receive(_ input: Input, index: Int) -> Subscribers.Demand {
+        if claimLockFree() {
+            // Unlimited demand and every upstream subscribed, nobody delivering: straight through.
+            let returned = deliver(.value(input, nil), own: true) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+            drain { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+            return returned ?? .none
+        }
         let (ticket, answer, replaced) = lock.locked { () -> (Ticket, Subscribers.Demand?, Input?) in
             guard !terminated, upstreams[index].isSubscribed else { return (.none, Subscribers.Demand.none, nil) }
             if demand == .unlimited {
@@ -132,6 +144,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
             if demand == .unlimited {
                 self.demand = .unlimited
                 commitSlotsLocked()
+                defer { openLockFreeClaimIfReadyLocked() }
                 return (claimLocked(), terminated ? [] : liveSubscriptionsLocked)
             }
             self.demand += demand
@@ -144,6 +157,15 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
         for upstream in unlimited {
             upstream.request(.unlimited)
         }
+    }
+
+    /// Opens the gate's lock-free claim once a value needs no check: demand is unlimited,
+    /// every upstream is subscribed, none has ended and none has a value waiting. (The gate
+    /// shuts it when an upstream ends and when the merge does.)
+    @inlinable
+    internal func openLockFreeClaimIfReadyLocked() {
+        guard demand == .unlimited, !terminated, finishedCount == 0, waiting == 0, awaitingCount == 0 else { return }
+        openLockFreeClaimLocked()
     }
 
     @inlinable

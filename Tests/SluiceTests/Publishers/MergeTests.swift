@@ -308,6 +308,100 @@ struct MergeTests {
         #expect(weakFinished == nil)
     }
 
+    // With unlimited demand and every upstream subscribed a value goes through without the lock
+    // (the gate's lock-free claim); these check what the locked path guaranteed still holds.
+
+    @Test func withUnlimitedDemandAValueSentFromInsideReceiveIsDeliveredNested() {
+        let a = TestPublisher<Int, TestError>()
+        let b = TestPublisher<Int, TestError>()
+        var depth = 0
+        var nestedValues: [Int] = []
+        let subscriber = Sub(onValue: { value in
+            depth += 1
+            defer { depth -= 1 }
+            if depth > 1 { nestedValues.append(value) }
+            if value == 1 { b.send(2) }
+            return .none
+        })
+        a.merge(with: b).subscribe(subscriber)
+        a.send(1)
+        a.send(3)
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(nestedValues == [2])
+    }
+
+    @Test func withUnlimitedDemandAnUpstreamThatFinishedIsIgnoredWhileTheOthersGoOn() {
+        let a = TestPublisher<Int, TestError>()
+        let b = TestPublisher<Int, TestError>()
+        let subscriber = Sub()
+        a.merge(with: b).subscribe(subscriber)
+        a.send(1)
+        a.send(completion: .finished)
+        a.send(2)                           // after a finished
+        b.send(3)
+        b.send(completion: .finished)
+        b.send(4)
+        #expect(subscriber.events == [.subscription("Merge"), .value(1), .value(3), .completion(.finished)])
+    }
+
+    @Test func demandTurningUnlimitedDeliversTheWaitingValuesBeforeNewOnes() {
+        let a = TestPublisher<Int, TestError>()
+        let b = TestPublisher<Int, TestError>()
+        let subscriber = Sub(initialDemand: .none)
+        a.merge(with: b).subscribe(subscriber)
+        b.send(20)
+        a.send(10)
+        subscriber.request(.unlimited)
+        a.send(11)
+        b.send(21)
+        #expect(subscriber.values == [10, 20, 11, 21])
+    }
+
+    @Test func valuesArriveBeforeAndAfterAnUpstreamIsSubscribedLate() {
+        let scheduler = DispatchQueue.test
+        let a = PassthroughSubject<Int, Never>()
+        let late = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        // `late` is subscribed only when the scheduler runs, after a value from `a` went through.
+        a.merge(with: late.subscribe(on: scheduler)).subscribe(subscriber)
+        a.send(1)
+        scheduler.advance()
+        late.send(2)
+        a.send(3)
+        #expect(subscriber.values == [1, 2, 3])
+    }
+
+    /// Four threads send through a merge into an unlimited subscriber while a fifth cancels: no
+    /// two deliveries overlap, nothing arrives once the senders have stopped after the cancel,
+    /// and the subscriber is let go.
+    @Test func aCancelRacingLockFreeDeliveriesFromFourThreadsEndsThemAndReleasesTheSubscriber() {
+        for _ in 0..<20 {
+            weak var weakSubscriber: TestSubscriber<Int, Never>?
+            let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+            do {
+                let subscriber = TestSubscriber<Int, Never>()
+                weakSubscriber = subscriber
+                Publishers.MergeMany(subjects).subscribe(subscriber)
+                DispatchQueue.concurrentPerform(iterations: 5) { thread in
+                    if thread == 4 {
+                        while subscriber.values.count < 1_000 {}
+                        subscriber.cancel()
+                    } else {
+                        for i in 0..<5_000 { subjects[thread].send(thread * 5_000 + i) }
+                    }
+                }
+                let countAfterCancel = subscriber.values.count
+                for subject in subjects { subject.send(-1) }
+                #expect(subscriber.values.count == countAfterCancel)
+                #expect(!subscriber.values.contains(-1))
+                #expect(Set(subscriber.values).count == subscriber.values.count)
+                #expect(!subscriber.sawConcurrentSignals)
+                subscriber.releaseSubscriptions()
+            }
+            #expect(weakSubscriber == nil)
+        }
+    }
+
     @Test func subscriptionHasNoMirrorChildren() {
         let subscriber = Sub()
         TestPublisher<Int, TestError>().merge(with: TestPublisher<Int, TestError>()).subscribe(subscriber)
