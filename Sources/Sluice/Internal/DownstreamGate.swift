@@ -94,10 +94,11 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked)
     package final var gateQueue = RingBuffer<Event>()
     /// The thread delivering right now (its identity; 0 if nobody is) and two flag bits (a
-    /// thread identity is an aligned address). ``GateWord/marked``: the delivering thread must take
-    /// the lock before it stops (an event has been queued since it last looked at the queue, or
-    /// the gate has closed and the downstream is to be released). ``GateWord/shut``: the lock-free
-    /// claim is shut, which it is unless the operator has opened it (``lockFreeClaimOpen``).
+    /// thread identity is an aligned address). ``GateWord/marked``: the delivering thread must
+    /// take the lock before it stops (an event has been queued since it last looked at the
+    /// queue, or the gate has closed and the downstream is to be released). ``GateWord/shut``:
+    /// the lock-free claim is shut, which it is unless the operator has opened it
+    /// (``lockFreeClaimOpen``).
     ///
     /// Written under the lock, except by the delivering thread when it stops (with the marked
     /// bit clear it gives the gate back with one compare-and-exchange instead of taking the lock
@@ -202,13 +203,7 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
         assert(gateQueue.isEmpty || Self.owner(in: gateOwner.load(ordering: .relaxed)) != 0,
                "values wait for a free gate: a lock-free claim would overtake them")
         lockFreeClaimOpen = true
-        var word = gateOwner.load(ordering: .relaxed)
-        while true {
-            let (exchanged, current) = gateOwner.compareExchange(
-                expected: word, desired: word & ~GateWord.shut, ordering: .acquiringAndReleasing)
-            if exchanged { return }
-            word = current
-        }
+        setShutBitLocked(false)
     }
 
     /// Shuts the lock-free claim. Once this returns no lock-free claim succeeds, and one that
@@ -217,10 +212,18 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     package final func shutLockFreeClaimLocked() {
         guard lockFreeClaimOpen else { return }
         lockFreeClaimOpen = false
+        setShutBitLocked(true)
+    }
+
+    /// Sets or clears the shut bit, keeping the rest of the word (whoever delivers may change
+    /// it meanwhile).
+    @inlinable
+    internal final func setShutBitLocked(_ shut: Bool) {
         var word = gateOwner.load(ordering: .relaxed)
         while true {
+            let desired = shut ? word | GateWord.shut : word & ~GateWord.shut
             let (exchanged, current) = gateOwner.compareExchange(
-                expected: word, desired: word | GateWord.shut, ordering: .acquiringAndReleasing)
+                expected: word, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged { return }
             word = current
         }
@@ -269,7 +272,8 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
 
     /// Makes the calling thread the delivering thread if nobody is delivering and something is
     /// queued; if it returns `true` the caller must call ``drain(after:)`` after unlocking.
-    /// Otherwise, with something queued, the delivering thread is marked, so that it drains the queue before it stops.
+    /// Otherwise, with something queued, the delivering thread is marked, so that it drains the
+    /// queue before it stops.
     @inlinable
     package final func claimLocked() -> Bool {
         guard !gateQueue.isEmpty else { return false }
@@ -390,7 +394,8 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
                 }
                 // Still marked while events wait or once the completion is out, so that the
                 // next look takes the lock again.
-                gateOwner.store(me | shut | (gateQueue.isEmpty && !gateClosed ? 0 : GateWord.marked), ordering: .releasing)
+                let marked = gateQueue.isEmpty && !gateClosed ? 0 : GateWord.marked
+                gateOwner.store(me | shut | marked, ordering: .releasing)
                 return event
             }
             guard let event = next else {

@@ -50,7 +50,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
     internal func receive(_ input: Input, index: Int) -> Subscribers.Demand {
         if claimLockFree() {
             // Unlimited demand and every upstream subscribed, nobody delivering: straight through.
-            let returned = deliver(.value(input, nil), own: true) { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
+            let returned = deliver(.value(input, nil), own: true) { tag, demand, _ in
+                self.delivered(tag: tag, returned: demand)
+            }
             drain { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
             return returned ?? .none
         }
