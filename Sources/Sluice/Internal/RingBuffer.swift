@@ -1,5 +1,7 @@
 /// A first-in, first-out queue backed by a growable circular buffer: `append` and `popFirst`
-/// are O(1), and an empty ring allocates nothing.
+/// are O(1), and an empty ring allocates nothing. The capacity is a power of two, so a position
+/// wraps with a mask (a remainder was an integer division per call: a tenth of a value's time
+/// through `zip`).
 @usableFromInline
 package struct RingBuffer<Element> {
     @usableFromInline
@@ -20,7 +22,7 @@ package struct RingBuffer<Element> {
         if count == storage.count {
             grow()
         }
-        storage[(head + count) % storage.count] = element
+        storage[(head &+ count) & (storage.count &- 1)] = element
         count += 1
     }
 
@@ -29,7 +31,7 @@ package struct RingBuffer<Element> {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
-        head = (head + 1) % storage.count
+        head = (head &+ 1) & (storage.count &- 1)
         count -= 1
         return element
     }
@@ -40,7 +42,7 @@ package struct RingBuffer<Element> {
         if count == storage.count {
             grow()
         }
-        head = (head + storage.count - 1) % storage.count
+        head = (head &+ storage.count &- 1) & (storage.count &- 1)
         storage[head] = element
         count += 1
     }
@@ -57,14 +59,17 @@ package struct RingBuffer<Element> {
         count = 0
     }
 
+    /// Doubles the capacity (4 at first), keeping it a power of two.
     @inlinable
     package mutating func grow() {
+        let capacity = Swift.max(4, storage.count * 2)
+        assert(capacity & (capacity - 1) == 0, "a ring's capacity is a power of two")
         var grown: [Element?] = []
-        grown.reserveCapacity(Swift.max(4, storage.count * 2))
+        grown.reserveCapacity(capacity)
         for index in 0..<count {
-            grown.append(storage[(head + index) % storage.count])
+            grown.append(storage[(head &+ index) & (storage.count &- 1)])
         }
-        grown.append(contentsOf: repeatElement(nil, count: Swift.max(4, storage.count * 2) - count))
+        grown.append(contentsOf: repeatElement(nil, count: capacity - count))
         storage = grown
         head = 0
     }
@@ -72,6 +77,6 @@ package struct RingBuffer<Element> {
     /// The elements, oldest first.
     @inlinable
     package var elements: [Element] {
-        (0..<count).map { storage[(head + $0) % storage.count]! }
+        (0..<count).map { storage[(head &+ $0) & (storage.count &- 1)]! }
     }
 }
