@@ -111,12 +111,15 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// before those from the next.
     @usableFromInline
     package final let gateOwner = Atomic<UInt>(GateWord.shut)
-    /// Whether the lock-free claim is open (the shut bit clear): the operator opens it while
+    /// Whether the lock-free claim is open (the shut bit clear), read under the lock: only lock
+    /// holders change the bit, so the word itself says it. The operator opens it while
     /// everything a value would be checked against under the lock is known to pass (a merge
     /// with unlimited demand and every upstream subscribed), and the gate shuts it at its
     /// completion and termination, a fan-in operator whenever an upstream ends.
-    @usableFromInline @exclusivity(unchecked)
-    package final var lockFreeClaimOpen = false
+    @inlinable
+    package final var lockFreeClaimOpen: Bool {
+        gateOwner.load(ordering: .relaxed) & GateWord.shut == 0
+    }
     /// A completion has been accepted (or the gate terminated): nothing more is accepted.
     @usableFromInline @exclusivity(unchecked)
     package final var gateClosed = false
@@ -202,7 +205,6 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
         guard !lockFreeClaimOpen, !gateClosed, target != nil else { return }
         assert(gateQueue.isEmpty || Self.owner(in: gateOwner.load(ordering: .relaxed)) != 0,
                "values wait for a free gate: a lock-free claim would overtake them")
-        lockFreeClaimOpen = true
         setShutBitLocked(false)
     }
 
@@ -211,7 +213,6 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @inlinable
     package final func shutLockFreeClaimLocked() {
         guard lockFreeClaimOpen else { return }
-        lockFreeClaimOpen = false
         setShutBitLocked(true)
     }
 
@@ -384,7 +385,7 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
             }
             var released: GateTarget<Downstream>?
             let next = lock.locked { () -> Event? in
-                let shut = lockFreeClaimOpen ? 0 : GateWord.shut
+                let shut = gateOwner.load(ordering: .relaxed) & GateWord.shut
                 guard target != nil, let event = gateQueue.popFirst() else {
                     gateOwner.store(shut, ordering: .releasing)
                     if gateClosed {

@@ -50,10 +50,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: FanInGate<Downst
     internal func receive(_ input: Input, index: Int) -> Subscribers.Demand {
         if claimLockFree() {
             // Unlimited demand and every upstream subscribed, nobody delivering: straight through.
-            let returned = deliver(.value(input, nil), own: true) { tag, demand, _ in
+            let returned = run(.deliver(.value(input, nil), thenDrain: true)) { tag, demand, _ in
                 self.delivered(tag: tag, returned: demand)
             }
-            drain { tag, demand, _ in self.delivered(tag: tag, returned: demand) }
             return returned ?? .none
         }
         let (ticket, answer, replaced) = lock.locked { () -> (Ticket, Subscribers.Demand?, Input?) in
