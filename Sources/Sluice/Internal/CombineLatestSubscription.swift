@@ -2,6 +2,7 @@
 /// `CombineLatest3` and `CombineLatest4`; SluiceExtras keeps an array for a collection.
 @usableFromInline
 package protocol CombineLatestStore {
+    /// What the downstream receives.
     associatedtype Combination
     /// Every upstream's latest value, once each has sent one.
     var combination: Combination? { get }
@@ -12,32 +13,77 @@ package protocol CombineLatestStore {
     var latest: [Any?] { get }
 }
 
-/// The latest value of each of up to four upstreams (unused slots hold `()`).
+/// The stores of `CombineLatest`, `CombineLatest3` and `CombineLatest4`, which empty themselves
+/// by starting again.
 @usableFromInline
-internal struct LatestValues<A, B, C, D>: CombineLatestStore {
+internal protocol FixedArityLatestValues: CombineLatestStore {
+    init()
+}
+
+extension FixedArityLatestValues {
+    @inlinable
+    internal mutating func takeAll() -> Self {
+        defer { self = Self() }
+        return self
+    }
+}
+
+/// The latest value of each upstream of `CombineLatest`, `nil` until it has sent one; one type
+/// per arity (`LatestValues3`, `LatestValues4`), so that the combination is the downstream's
+/// tuple itself (a closure reshaping one four-slot tuple cost a call per value).
+@usableFromInline
+internal struct LatestValues<A, B>: FixedArityLatestValues {
+    @usableFromInline internal var a: A?
+    @usableFromInline internal var b: B?
+
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal var combination: (A, B)? {
+        guard let a, let b else { return nil }
+        return (a, b)
+    }
+
+    @inlinable
+    internal var latest: [Any?] { [a as Any?, b as Any?] }
+}
+
+/// ``LatestValues`` for `CombineLatest3`.
+@usableFromInline
+internal struct LatestValues3<A, B, C>: FixedArityLatestValues {
+    @usableFromInline internal var a: A?
+    @usableFromInline internal var b: B?
+    @usableFromInline internal var c: C?
+
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal var combination: (A, B, C)? {
+        guard let a, let b, let c else { return nil }
+        return (a, b, c)
+    }
+
+    @inlinable
+    internal var latest: [Any?] { [a as Any?, b as Any?, c as Any?] }
+}
+
+/// ``LatestValues`` for `CombineLatest4`.
+@usableFromInline
+internal struct LatestValues4<A, B, C, D>: FixedArityLatestValues {
     @usableFromInline internal var a: A?
     @usableFromInline internal var b: B?
     @usableFromInline internal var c: C?
     @usableFromInline internal var d: D?
 
     @inlinable
-    internal init(a: A?, b: B?, c: C?, d: D?) {
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = d
-    }
+    internal init() {}
 
     @inlinable
     internal var combination: (A, B, C, D)? {
         guard let a, let b, let c, let d else { return nil }
         return (a, b, c, d)
-    }
-
-    @inlinable
-    internal mutating func takeAll() -> LatestValues {
-        defer { self = LatestValues(a: nil, b: nil, c: nil, d: nil) }
-        return self
     }
 
     @inlinable
@@ -53,9 +99,8 @@ internal struct LatestValues<A, B, C, D>: CombineLatestStore {
 @usableFromInline
 package final class CombineLatestSubscription<Downstream: Subscriber, Store: CombineLatestStore>:
     FanInGate<Downstream, Void>, Subscription, DescribedByName, @unchecked Sendable
+    where Store.Combination == Downstream.Input
 {
-    @usableFromInline
-    internal let combine: (Store.Combination) -> Downstream.Input
     @usableFromInline @exclusivity(unchecked)
     internal var values: Store
     @usableFromInline @exclusivity(unchecked)
@@ -64,10 +109,8 @@ package final class CombineLatestSubscription<Downstream: Subscriber, Store: Com
     internal var finishedCount = 0
 
     @inlinable
-    package init(downstream: Downstream, count: Int, values: Store,
-                 combine: @escaping (Store.Combination) -> Downstream.Input) {
+    package init(downstream: Downstream, count: Int, values: Store) {
         self.values = values
-        self.combine = combine
         super.init(downstream: downstream, count: count)
     }
 
@@ -88,9 +131,10 @@ package final class CombineLatestSubscription<Downstream: Subscriber, Store: Com
         let ticket = lock.locked { () -> Ticket in
             guard !terminated, !upstreams[index].isDone else { return .none }
             store(&values, &slot)
-            guard demand > 0, !isDeliveringOnCurrentThread, let all = values.combination else { return .none }
+            let me = ThreadIdentity.current
+            guard demand > 0, !isDelivering(on: me), let all = values.combination else { return .none }
             demand -= 1
-            return submitLocked(.value(combine(all), ()))
+            return submitLocked(.value(all, ()), by: me)
         }
         run(ticket) { _, returned, _ in self.delivered(returned: returned) }
         return .none
@@ -166,7 +210,7 @@ package final class CombineLatestSubscription<Downstream: Subscriber, Store: Com
 /// The subscriber a combineLatest attaches to each upstream.
 @usableFromInline
 package struct CombineLatestSide<Downstream: Subscriber, Store: CombineLatestStore, Input>: Subscriber,
-    CustomStringConvertible
+    CustomStringConvertible where Store.Combination == Downstream.Input
 {
     @usableFromInline
     package typealias Failure = Downstream.Failure

@@ -164,7 +164,14 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// Whether the calling thread is the one delivering (so a call now is re-entrant).
     @inlinable
     package final var isDeliveringOnCurrentThread: Bool {
-        Self.owner(in: gateOwner.load(ordering: .relaxed)) == ThreadIdentity.current.rawValue
+        isDelivering(on: ThreadIdentity.current)
+    }
+
+    /// Whether `thread` is the one delivering, for a caller that has its identity already (one
+    /// call into the C library per value rather than two).
+    @inlinable
+    package final func isDelivering(on thread: ThreadIdentity) -> Bool {
+        Self.owner(in: gateOwner.load(ordering: .relaxed)) == thread.rawValue
     }
 
     /// Sets the marked bit of a taken gate, so that the delivering thread takes the lock before
@@ -240,8 +247,13 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     /// Accepts one event and says what the caller must do after unlocking.
     @inlinable
     package final func submitLocked(_ event: Event) -> Ticket {
+        submitLocked(event, by: ThreadIdentity.current)
+    }
+
+    /// ``submitLocked(_:)`` by the calling thread `me`, whose identity the caller has taken.
+    @inlinable
+    package final func submitLocked(_ event: Event, by me: ThreadIdentity) -> Ticket {
         guard !gateClosed, target != nil else { return .none }
-        let me = ThreadIdentity.current
         if case .completion = event { closeLocked() }
         var word = gateOwner.load(ordering: .acquiring)
         while Self.owner(in: word) == 0 {
@@ -373,7 +385,6 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     @inlinable
     @inline(__always)
     package final func drain(after: (Tag, Subscribers.Demand, Bool) -> Void) {
-        let me = ThreadIdentity.current.rawValue
         while true {
             // Not marked since the last look: give the gate back without the lock (keeping the
             // shut bit as it is).
@@ -396,7 +407,9 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
                 // Still marked while events wait or once the completion is out, so that the
                 // next look takes the lock again.
                 let marked = gateQueue.isEmpty && !gateClosed ? 0 : GateWord.marked
-                gateOwner.store(me | shut | marked, ordering: .releasing)
+                // The identity is taken here, not before the loop: most deliveries give the gate
+                // back without coming here.
+                gateOwner.store(ThreadIdentity.current.rawValue | shut | marked, ordering: .releasing)
                 return event
             }
             guard let event = next else {

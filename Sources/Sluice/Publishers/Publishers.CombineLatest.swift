@@ -26,8 +26,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = CombineLatestSubscription<S, LatestValues<A.Output, B.Output, Void, Void>>
-            let inner = Inner(downstream: subscriber, count: 2, values: LatestValues(a: nil, b: nil, c: (), d: ())) { ($0.0, $0.1) }
+            let inner = CombineLatestSubscription(downstream: subscriber, count: 2, values: LatestValues<A.Output, B.Output>())
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             inner.handOver(inner)
@@ -65,8 +64,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = CombineLatestSubscription<S, LatestValues<A.Output, B.Output, C.Output, Void>>
-            let inner = Inner(downstream: subscriber, count: 3, values: LatestValues(a: nil, b: nil, c: nil, d: ())) { ($0.0, $0.1, $0.2) }
+            let inner = CombineLatestSubscription(downstream: subscriber, count: 3,
+                                                  values: LatestValues3<A.Output, B.Output, C.Output>())
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             c.receive(subscriber: CombineLatestSide(index: 2, parent: inner) { swap(&$0.c, &$1) })
@@ -109,8 +108,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = CombineLatestSubscription<S, LatestValues<A.Output, B.Output, C.Output, D.Output>>
-            let inner = Inner(downstream: subscriber, count: 4, values: LatestValues(a: nil, b: nil, c: nil, d: nil)) { $0 }
+            let inner = CombineLatestSubscription(downstream: subscriber, count: 4,
+                                                  values: LatestValues4<A.Output, B.Output, C.Output, D.Output>())
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             c.receive(subscriber: CombineLatestSide(index: 2, parent: inner) { swap(&$0.c, &$1) })

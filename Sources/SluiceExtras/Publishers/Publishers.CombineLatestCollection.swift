@@ -29,7 +29,7 @@ extension Publishers {
             }
             let inner = CombineLatestSubscription<S, LatestCollectionValues<Upstream.Output>>(
                 downstream: subscriber, count: upstreams.count,
-                values: LatestCollectionValues(count: upstreams.count)) { $0 }
+                values: LatestCollectionValues(count: upstreams.count))
             for (index, upstream) in upstreams.enumerated() {
                 upstream.receive(subscriber: CombineLatestSide(index: index, parent: inner) {
                     $0.swap(&$1, at: index)
