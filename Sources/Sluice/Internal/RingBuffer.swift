@@ -29,8 +29,9 @@ package struct RingBuffer<Element> {
     @inlinable
     package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = storage[head]
-        storage[head] = nil
+        // One access that moves the element out and leaves `nil` (a read, then a write of
+        // `nil`, checked the index twice and copied the element).
+        let element = storage[head].take()
         head = (head &+ 1) & (storage.count &- 1)
         count -= 1
         return element

@@ -2,6 +2,7 @@
 /// SluiceExtras keeps an array of queues for a collection.
 @usableFromInline
 package protocol ZipStore {
+    /// What the downstream receives.
     associatedtype Combination
     /// Whether upstream `index` has no value waiting to be paired.
     func isEmpty(_ index: Int) -> Bool
@@ -13,50 +14,94 @@ package protocol ZipStore {
     mutating func removeAll() -> Self
 }
 
-/// The unconsumed values of each of up to four upstreams; an unused slot always yields `()`.
+/// The stores of `Zip`, `Zip3` and `Zip4`, which empty themselves by starting again.
 @usableFromInline
-internal struct ZipQueues<A, B, C, D>: ZipStore {
+internal protocol FixedArityZipQueues: ZipStore {
+    init()
+}
+
+extension FixedArityZipQueues {
+    @inlinable
+    internal mutating func removeAll() -> Self {
+        defer { self = Self() }
+        return self
+    }
+}
+
+/// The unconsumed values of each upstream of `Zip`; one type per arity (`ZipQueues3`,
+/// `ZipQueues4`), so that the combination is the downstream's tuple itself (a closure
+/// reshaping one four-slot tuple cost a call per pair).
+@usableFromInline
+internal struct ZipQueues<A, B>: FixedArityZipQueues {
+    @usableFromInline internal var a = RingBuffer<A>()
+    @usableFromInline internal var b = RingBuffer<B>()
+
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal func isEmpty(_ index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
+
+    @inlinable
+    internal var isReady: Bool { !a.isEmpty && !b.isEmpty }
+
+    @inlinable
+    internal mutating func popAll() -> (A, B) { (a.popFirst()!, b.popFirst()!) }
+}
+
+/// ``ZipQueues`` for `Zip3`.
+@usableFromInline
+internal struct ZipQueues3<A, B, C>: FixedArityZipQueues {
     @usableFromInline internal var a = RingBuffer<A>()
     @usableFromInline internal var b = RingBuffer<B>()
     @usableFromInline internal var c = RingBuffer<C>()
-    @usableFromInline internal var d = RingBuffer<D>()
-    @usableFromInline internal let unusedC: C?
-    @usableFromInline internal let unusedD: D?
 
     @inlinable
-    internal init(unusedC: C?, unusedD: D?) {
-        self.unusedC = unusedC
-        self.unusedD = unusedD
-    }
+    internal init() {}
 
     @inlinable
     internal func isEmpty(_ index: Int) -> Bool {
         switch index {
         case 0: return a.isEmpty
         case 1: return b.isEmpty
-        case 2: return unusedC == nil && c.isEmpty
-        default: return unusedD == nil && d.isEmpty
+        default: return c.isEmpty
         }
     }
 
     @inlinable
-    internal var isReady: Bool {
-        !a.isEmpty && !b.isEmpty && (unusedC != nil || !c.isEmpty) && (unusedD != nil || !d.isEmpty)
+    internal var isReady: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty }
+
+    @inlinable
+    internal mutating func popAll() -> (A, B, C) { (a.popFirst()!, b.popFirst()!, c.popFirst()!) }
+}
+
+/// ``ZipQueues`` for `Zip4`.
+@usableFromInline
+internal struct ZipQueues4<A, B, C, D>: FixedArityZipQueues {
+    @usableFromInline internal var a = RingBuffer<A>()
+    @usableFromInline internal var b = RingBuffer<B>()
+    @usableFromInline internal var c = RingBuffer<C>()
+    @usableFromInline internal var d = RingBuffer<D>()
+
+    @inlinable
+    internal init() {}
+
+    @inlinable
+    internal func isEmpty(_ index: Int) -> Bool {
+        switch index {
+        case 0: return a.isEmpty
+        case 1: return b.isEmpty
+        case 2: return c.isEmpty
+        default: return d.isEmpty
+        }
     }
+
+    @inlinable
+    internal var isReady: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty && !d.isEmpty }
 
     @inlinable
     internal mutating func popAll() -> (A, B, C, D) {
-        (a.popFirst()!, b.popFirst()!, unusedC ?? c.popFirst()!, unusedD ?? d.popFirst()!)
-    }
-
-    @inlinable
-    internal mutating func removeAll() -> ZipQueues {
-        let old = self
-        a.removeAll()
-        b.removeAll()
-        c.removeAll()
-        d.removeAll()
-        return old
+        (a.popFirst()!, b.popFirst()!, c.popFirst()!, d.popFirst()!)
     }
 }
 
@@ -70,9 +115,8 @@ internal struct ZipQueues<A, B, C, D>: ZipStore {
 @usableFromInline
 package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     FanInGate<Downstream, Void>, Subscription, DescribedByName, @unchecked Sendable
+    where Store.Combination == Downstream.Input
 {
-    @usableFromInline
-    internal let combine: (Store.Combination) -> Downstream.Input
     @usableFromInline @exclusivity(unchecked)
     internal var queues: Store
     @usableFromInline @exclusivity(unchecked)
@@ -82,10 +126,8 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     internal var pending = Subscribers.Demand.none
 
     @inlinable
-    package init(downstream: Downstream, count: Int, queues: Store,
-                 combine: @escaping (Store.Combination) -> Downstream.Input) {
+    package init(downstream: Downstream, count: Int, queues: Store) {
         self.queues = queues
-        self.combine = combine
         super.init(downstream: downstream, count: count)
     }
 
@@ -115,7 +157,7 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
             guard !terminated, !upstreams[index].isDone else { return (.none, false) }
             store(&queues, input)
             guard queues.isReady else { return (.none, false) }
-            let ticket = submitLocked(.value(combine(queues.popAll()), ()))
+            let ticket = submitLocked(.value(queues.popAll(), ()))
             let ending = (0..<count).contains { upstreams[$0].isDone && queues.isEmpty($0) }
             if ending { terminated = true }
             return (ticket, ending)
@@ -228,7 +270,7 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
 /// The subscriber a zip attaches to each upstream.
 @usableFromInline
 package struct ZipSide<Downstream: Subscriber, Store: ZipStore, Input>: Subscriber,
-    DescribedByName
+    DescribedByName where Store.Combination == Downstream.Input
 {
     @usableFromInline
     package typealias Failure = Downstream.Failure

@@ -26,8 +26,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = ZipSubscription<S, ZipQueues<A.Output, B.Output, Void, Void>>
-            let inner = Inner(downstream: subscriber, count: 2, queues: ZipQueues(unusedC: (), unusedD: ())) { ($0.0, $0.1) }
+            let inner = ZipSubscription(downstream: subscriber, count: 2, queues: ZipQueues<A.Output, B.Output>())
             a.receive(subscriber: ZipSide(index: 0, parent: inner) { $0.a.append($1) })
             b.receive(subscriber: ZipSide(index: 1, parent: inner) { $0.b.append($1) })
         }
@@ -64,8 +63,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = ZipSubscription<S, ZipQueues<A.Output, B.Output, C.Output, Void>>
-            let inner = Inner(downstream: subscriber, count: 3, queues: ZipQueues(unusedC: nil, unusedD: ())) { ($0.0, $0.1, $0.2) }
+            let inner = ZipSubscription(downstream: subscriber, count: 3,
+                                        queues: ZipQueues3<A.Output, B.Output, C.Output>())
             a.receive(subscriber: ZipSide(index: 0, parent: inner) { $0.a.append($1) })
             b.receive(subscriber: ZipSide(index: 1, parent: inner) { $0.b.append($1) })
             c.receive(subscriber: ZipSide(index: 2, parent: inner) { $0.c.append($1) })
@@ -107,8 +106,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            typealias Inner = ZipSubscription<S, ZipQueues<A.Output, B.Output, C.Output, D.Output>>
-            let inner = Inner(downstream: subscriber, count: 4, queues: ZipQueues(unusedC: nil, unusedD: nil)) { $0 }
+            let inner = ZipSubscription(downstream: subscriber, count: 4,
+                                        queues: ZipQueues4<A.Output, B.Output, C.Output, D.Output>())
             a.receive(subscriber: ZipSide(index: 0, parent: inner) { $0.a.append($1) })
             b.receive(subscriber: ZipSide(index: 1, parent: inner) { $0.b.append($1) })
             c.receive(subscriber: ZipSide(index: 2, parent: inner) { $0.c.append($1) })

@@ -28,7 +28,7 @@ extension Publishers {
             }
             let inner = ZipSubscription<S, ZipCollectionQueues<Upstream.Output>>(
                 downstream: subscriber, count: upstreams.count,
-                queues: ZipCollectionQueues(count: upstreams.count)) { $0 }
+                queues: ZipCollectionQueues(count: upstreams.count))
             for (index, upstream) in upstreams.enumerated() {
                 upstream.receive(subscriber: ZipSide(index: index, parent: inner) {
                     $0.append($1, at: index)

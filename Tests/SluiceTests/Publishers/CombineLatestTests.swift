@@ -241,6 +241,18 @@ struct CombineLatestTests {
         #expect(labels == ["downstream", "upstreamSubscriptions", "demand", "buffers"])
     }
 
+    @Test func mirrorBuffersHoldEachUpstreamsLatestValueInUpstreamOrder() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<String, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<(Int, String, Int), Never>()
+        a.combineLatest(b, c).subscribe(subscriber)
+        a.send(1)
+        c.send(3)
+        let buffers = Mirror(reflecting: subscriber.subscription!).children.first { $0.label == "buffers" }?.value as? [Any?]
+        #expect(buffers?.map { $0.map { "\($0)" } ?? "nil" } == ["1", "nil", "3"])
+    }
+
     @Test func releasesTheDownstreamAfterCancelAndAfterFinish() {
         weak var weakSubscriber: Sub?
         let a = TestPublisher<Int, TestError>()

@@ -203,6 +203,34 @@ struct ZipTests {
         c1.cancel(); c2.cancel(); c3.cancel()
     }
 
+    @Test func aThirdOrFourthUpstreamThatFinishesEndsTheZipOnceNothingOfItsIsLeft() {
+        // Zip3: the third upstream finishes with a value queued; the zip finishes once it is paired.
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        var three: [String] = []
+        let zip3 = a.zip(b, c).sink(receiveCompletion: { _ in three.append("finished") },
+                                    receiveValue: { three.append("\($0)\($1)\($2)") })
+        c.send(3)
+        c.send(completion: .finished)
+        a.send(1)
+        #expect(three.isEmpty)
+        b.send(2)
+        #expect(three == ["123", "finished"])
+        // Zip4: the fourth upstream finishes with nothing queued; the zip finishes at once, its
+        // other upstreams' queued values dropped.
+        let p = PassthroughSubject<Int, Never>(), q = PassthroughSubject<Int, Never>()
+        let r = PassthroughSubject<Int, Never>(), t = PassthroughSubject<Int, Never>()
+        var four: [String] = []
+        let zip4 = p.zip(q, r, t).sink(receiveCompletion: { _ in four.append("finished") },
+                                       receiveValue: { four.append("\($0)\($1)\($2)\($3)") })
+        p.send(1); q.send(2); r.send(3); t.send(4)
+        p.send(5); q.send(6); r.send(7)
+        t.send(completion: .finished)
+        #expect(four == ["1234", "finished"])
+        zip3.cancel()
+        zip4.cancel()
+    }
+
     @Test func equatableWhereTheUpstreamsAre() {
         #expect(Just(1).zip(Just(2)) == Publishers.Zip(Just(1), Just(2)))
         #expect(Just(1).zip(Just(2), Just(3)) != Publishers.Zip3(Just(1), Just(2), Just(4)))
