@@ -95,6 +95,12 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// How many actions have been run; the number of the one running now.
     @usableFromInline @exclusivity(unchecked) internal var actionsRun = 0
     @usableFromInline @exclusivity(unchecked) internal var running: Running?
+    /// A repeating action taken to run, as it was queued (due at its last firing): it goes back
+    /// into the queue, due an interval later, at the next look at the queue
+    /// (``requeueRepeatingLocked()``), unless it was cancelled meanwhile. Most repeating actions
+    /// are cancelled as they run (debounce's, timeout's) and then never go back: a queue
+    /// insertion and removal fewer per firing.
+    @usableFromInline @exclusivity(unchecked) internal var repeating: Key?
     /// `currentTime`'s bits, written with it under the lock, when the time type is a plain
     /// 8-byte value (``timeIsOneWord``): `now` then reads the clock without the lock.
     @usableFromInline internal let currentTimeBits = Atomic<UInt64>(0)
@@ -158,6 +164,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// action is not waiting: it leaves the count when it is cancelled.
     public var pendingActionCount: Int {
         lock.locked {
+            requeueRepeatingLocked()
             var count = 0
             queue.forEach { if !self.slots[$0.slot].cancelled { count += 1 } }
             return count
@@ -168,6 +175,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
     /// since the scheduler's origin (`300 ms`) and holds the scheduler's own date in `date`.
     public var nextDueDate: DueDate? {
         let earliest: SchedulerTimeType? = lock.locked {
+            requeueRepeatingLocked()
             var earliest: SchedulerTimeType?
             queue.forEach { entry in
                 guard !self.slots[entry.slot].cancelled else { return }
@@ -492,9 +500,28 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
             fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
+    /// Puts the repeating action that last ran back into the queue, or frees its slot if it was
+    /// cancelled while it ran. Called first by everything that looks at the queue, so the
+    /// queue is as if it had gone back at once (same due time and sequence number, so the same
+    /// place among actions due at the same instant).
+    @inlinable
+    @inline(__always)
+    internal func requeueRepeatingLocked() {
+        guard let key = repeating else { return }
+        repeating = nil
+        if slots[key.slot].cancelled {
+            freeSlots.append(key.slot)
+        } else if let interval = slots[key.slot].interval {
+            // The next due time is worked out only now: a time type's arithmetic can be costly
+            // (dispatch time's calls into Dispatch twice).
+            queue.insert(Key(due: key.due.advanced(by: interval), sequence: key.sequence, slot: key.slot),
+                         scheduledLast: false)
+        }
+    }
+
     /// Removes the next action due at or before `limit` (any, if `limit` is nil), moves the clock
-    /// to its due time, and re-queues it if it repeats. Returns its action; with none due, moves
-    /// the clock to `limit` and returns nil.
+    /// to its due time, and keeps it to re-queue if it repeats (``repeating``). Returns its
+    /// action; with none due, moves the clock to `limit` and returns nil.
     @inlinable
     internal func popDue(before limit: SchedulerTimeType?) -> (() -> Void)? {
         var stalled: (action: () -> Void, interval: SchedulerTimeType.Stride)?
@@ -502,6 +529,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
         // generic `locked` is re-abstracted, an allocation per action.
         var next: (() -> Void)?
         lock.locked {
+            requeueRepeatingLocked()
             while let first = queue.first {
                 let index = first.slot
                 guard !slots[index].cancelled else {
@@ -536,8 +564,7 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
                 running = Running(number: actionsRun, id: slots[index].id, due: first.due,
                                   scheduledAt: slots[index].scheduledAt, interval: interval)
                 next = slots[index].action
-                queue.insert(Key(due: first.due.advanced(by: interval), sequence: first.sequence, slot: index),
-                             scheduledLast: false)
+                repeating = first
                 return
             }
             running = nil

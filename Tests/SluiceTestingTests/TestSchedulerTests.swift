@@ -141,6 +141,46 @@ struct TestSchedulerTests {
         #expect(kept is AnyCancellable)
     }
 
+    @Test func aRunningRepeatingActionCountsAsPendingWithItsNextDueDateUntilItCancelsItself() {
+        let scheduler = DispatchQueue.test
+        var seen: [String] = []
+        var cancellable: Cancellable?
+        cancellable = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(2)) {
+            seen.append("\(scheduler.pendingActionCount) \(scheduler.nextDueDate?.description ?? "none")")
+            if seen.count == 2 {
+                cancellable?.cancel()
+                seen.append("\(scheduler.pendingActionCount) \(scheduler.nextDueDate?.description ?? "none")")
+            }
+        }
+        scheduler.advance(by: .seconds(10))
+        #expect(seen == ["1 3 s", "1 5 s", "0 none"])
+        #expect(scheduler.pendingActionCount == 0)
+        // Its slot is free again: a new action runs, and a cancel of the old one does nothing.
+        var ran = false
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { ran = true }
+        cancellable?.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(ran)
+    }
+
+    @Test func anActionScheduledWhileARepeatingOneRunsKeepsItsPlaceBehindIt() {
+        // The repeating action is due at 0 s, 1 s, 2 s...; the one-shot action scheduled while
+        // it runs at 0 s is due at 1 s too, and runs after it there (scheduled later).
+        let scheduler = DispatchQueue.test
+        var log: [String] = []
+        var scheduledOnce = false
+        let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
+            log.append("timer")
+            if !scheduledOnce {
+                scheduledOnce = true
+                scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { log.append("once") }
+            }
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(log == ["timer", "timer", "once"])
+        timer.cancel()
+    }
+
     @Test func repeatingTimersKeepTheirPlaceAtSharedInstants() {
         let scheduler = DispatchQueue.test
         var log: [Int] = []

@@ -13,7 +13,8 @@ import Sluice
 /// A new instant goes into the sorted index by moving the later ones along, so the index is
 /// capped at `maximumBuckets` instants; past that, new instants go to a 4-ary heap of single
 /// entries, as do repeating actions coming round again (they keep their first sequence number,
-/// which would break a bucket's order). The next entry is the earlier of the two fronts.
+/// which would break a bucket's order) and an entry that finds the queue empty. The next entry
+/// is the earlier of the two fronts.
 @usableFromInline
 package struct DueQueue<Time: Comparable> {
     @usableFromInline
@@ -73,7 +74,9 @@ package struct DueQueue<Time: Comparable> {
     @inlinable
     mutating func insert(_ entry: Entry, scheduledLast: Bool) {
         count += 1
-        guard scheduledLast else {
+        // Alone in the queue (a debounce's timer, a test's single action), an entry goes to the
+        // heap, where it is one append and one removal, not a bucket and an index slot.
+        guard scheduledLast, count > 1 else {
             heapPush(entry)
             return
         }
