@@ -64,8 +64,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            let inner = CombineLatestSubscription(downstream: subscriber, count: 3,
-                                                  values: LatestValues3<A.Output, B.Output, C.Output>())
+            let inner = CombineLatestSubscription(downstream: subscriber, count: 3, values: LatestValues3<A.Output, B.Output, C.Output>())
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             c.receive(subscriber: CombineLatestSide(index: 2, parent: inner) { swap(&$0.c, &$1) })
@@ -108,8 +107,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            let inner = CombineLatestSubscription(downstream: subscriber, count: 4,
-                                                  values: LatestValues4<A.Output, B.Output, C.Output, D.Output>())
+            let inner = CombineLatestSubscription(downstream: subscriber, count: 4, values: LatestValues4<A.Output, B.Output, C.Output, D.Output>())
             a.receive(subscriber: CombineLatestSide(index: 0, parent: inner) { swap(&$0.a, &$1) })
             b.receive(subscriber: CombineLatestSide(index: 1, parent: inner) { swap(&$0.b, &$1) })
             c.receive(subscriber: CombineLatestSide(index: 2, parent: inner) { swap(&$0.c, &$1) })

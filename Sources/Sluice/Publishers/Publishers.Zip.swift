@@ -63,8 +63,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            let inner = ZipSubscription(downstream: subscriber, count: 3,
-                                        queues: ZipQueues3<A.Output, B.Output, C.Output>())
+            let inner = ZipSubscription(downstream: subscriber, count: 3, queues: ZipQueues3<A.Output, B.Output, C.Output>())
             a.receive(subscriber: ZipSide(index: 0, parent: inner) { $0.a.append($1) })
             b.receive(subscriber: ZipSide(index: 1, parent: inner) { $0.b.append($1) })
             c.receive(subscriber: ZipSide(index: 2, parent: inner) { $0.c.append($1) })
@@ -106,8 +105,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
-            let inner = ZipSubscription(downstream: subscriber, count: 4,
-                                        queues: ZipQueues4<A.Output, B.Output, C.Output, D.Output>())
+            let inner = ZipSubscription(downstream: subscriber, count: 4, queues: ZipQueues4<A.Output, B.Output, C.Output, D.Output>())
             a.receive(subscriber: ZipSide(index: 0, parent: inner) { $0.a.append($1) })
             b.receive(subscriber: ZipSide(index: 1, parent: inner) { $0.b.append($1) })
             c.receive(subscriber: ZipSide(index: 2, parent: inner) { $0.c.append($1) })
