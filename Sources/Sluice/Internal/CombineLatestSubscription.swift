@@ -13,26 +13,11 @@ package protocol CombineLatestStore {
     var latest: [Any?] { get }
 }
 
-/// The stores of `CombineLatest`, `CombineLatest3` and `CombineLatest4`, which empty themselves
-/// by starting again.
-@usableFromInline
-internal protocol FixedArityLatestValues: CombineLatestStore {
-    init()
-}
-
-extension FixedArityLatestValues {
-    @inlinable
-    internal mutating func takeAll() -> Self {
-        defer { self = Self() }
-        return self
-    }
-}
-
 /// The latest value of each upstream of `CombineLatest`, `nil` until it has sent one; one type
 /// per arity (`LatestValues3`, `LatestValues4`), so that the combination is the downstream's
 /// tuple itself (a closure reshaping one four-slot tuple cost a call per value).
 @usableFromInline
-internal struct LatestValues<A, B>: FixedArityLatestValues {
+internal struct LatestValues<A, B>: CombineLatestStore, FixedArityStore {
     @usableFromInline internal var a: A?
     @usableFromInline internal var b: B?
 
@@ -51,7 +36,7 @@ internal struct LatestValues<A, B>: FixedArityLatestValues {
 
 /// ``LatestValues`` for `CombineLatest3`.
 @usableFromInline
-internal struct LatestValues3<A, B, C>: FixedArityLatestValues {
+internal struct LatestValues3<A, B, C>: CombineLatestStore, FixedArityStore {
     @usableFromInline internal var a: A?
     @usableFromInline internal var b: B?
     @usableFromInline internal var c: C?
@@ -71,7 +56,7 @@ internal struct LatestValues3<A, B, C>: FixedArityLatestValues {
 
 /// ``LatestValues`` for `CombineLatest4`.
 @usableFromInline
-internal struct LatestValues4<A, B, C, D>: FixedArityLatestValues {
+internal struct LatestValues4<A, B, C, D>: CombineLatestStore, FixedArityStore {
     @usableFromInline internal var a: A?
     @usableFromInline internal var b: B?
     @usableFromInline internal var c: C?

@@ -186,3 +186,19 @@ extension Array where Element == GateUpstream {
         }
     }
 }
+
+/// A combining operator's store for a fixed number of upstreams, one type per arity
+/// (combineLatest's `LatestValues`, zip's `ZipQueues`), which empties itself by starting again.
+@usableFromInline
+internal protocol FixedArityStore {
+    init()
+}
+
+extension FixedArityStore {
+    /// Empties the store and returns what it held, to be released after unlocking.
+    @inlinable
+    internal mutating func takeAll() -> Self {
+        defer { self = Self() }
+        return self
+    }
+}

@@ -11,28 +11,14 @@ package protocol ZipStore {
     /// Takes the oldest value of each upstream; call only when ``isReady``.
     mutating func popAll() -> Combination
     /// Empties the store and returns what it held, to be released after unlocking.
-    mutating func removeAll() -> Self
-}
-
-/// The stores of `Zip`, `Zip3` and `Zip4`, which empty themselves by starting again.
-@usableFromInline
-internal protocol FixedArityZipQueues: ZipStore {
-    init()
-}
-
-extension FixedArityZipQueues {
-    @inlinable
-    internal mutating func removeAll() -> Self {
-        defer { self = Self() }
-        return self
-    }
+    mutating func takeAll() -> Self
 }
 
 /// The unconsumed values of each upstream of `Zip`; one type per arity (`ZipQueues3`,
 /// `ZipQueues4`), so that the combination is the downstream's tuple itself (a closure
 /// reshaping one four-slot tuple cost a call per pair).
 @usableFromInline
-internal struct ZipQueues<A, B>: FixedArityZipQueues {
+internal struct ZipQueues<A, B>: ZipStore, FixedArityStore {
     @usableFromInline internal var a = RingBuffer<A>()
     @usableFromInline internal var b = RingBuffer<B>()
 
@@ -51,7 +37,7 @@ internal struct ZipQueues<A, B>: FixedArityZipQueues {
 
 /// ``ZipQueues`` for `Zip3`.
 @usableFromInline
-internal struct ZipQueues3<A, B, C>: FixedArityZipQueues {
+internal struct ZipQueues3<A, B, C>: ZipStore, FixedArityStore {
     @usableFromInline internal var a = RingBuffer<A>()
     @usableFromInline internal var b = RingBuffer<B>()
     @usableFromInline internal var c = RingBuffer<C>()
@@ -77,7 +63,7 @@ internal struct ZipQueues3<A, B, C>: FixedArityZipQueues {
 
 /// ``ZipQueues`` for `Zip4`.
 @usableFromInline
-internal struct ZipQueues4<A, B, C, D>: FixedArityZipQueues {
+internal struct ZipQueues4<A, B, C, D>: ZipStore, FixedArityStore {
     @usableFromInline internal var a = RingBuffer<A>()
     @usableFromInline internal var b = RingBuffer<B>()
     @usableFromInline internal var c = RingBuffer<C>()
@@ -209,7 +195,7 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     /// everything already accepted.
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let (detached, dropped) = lock.locked { (detachAllLocked(), queues.removeAll()) }
+        let (detached, dropped) = lock.locked { (detachAllLocked(), queues.takeAll()) }
         detached.cancelAll()
         withExtendedLifetime((detached, dropped)) {}
         handOver(self)
@@ -258,7 +244,7 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     }
 
     @inlinable
-    package override func takeBuffersLocked() -> Any? { queues.removeAll() }
+    package override func takeBuffersLocked() -> Any? { queues.takeAll() }
 
     @usableFromInline
     package var description: String { "Zip" }

@@ -78,7 +78,7 @@ internal struct ZipCollectionQueues<Value>: ZipStore {
         return values
     }
 
-    internal mutating func removeAll() -> ZipCollectionQueues {
+    internal mutating func takeAll() -> ZipCollectionQueues {
         defer { self = ZipCollectionQueues(count: queues.count) }
         return self
     }
