@@ -131,7 +131,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
                   transform: @escaping (Upstream.Output) -> Child) {
         self.maxPublishers = maxPublishers
         self.transform = transform
-        super.init(growingWith: downstream)
+        super.init(growingWith: downstream, tracksLiveUpstreams: true)
     }
 
     // MARK: The upstream
@@ -210,6 +210,14 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     @inlinable
     internal func receive(_ input: Child.Output, from index: Int) -> Subscribers.Demand {
+        if isLiveWithoutLock(index), claimLockFree() {
+            // Unlimited demand, nothing waiting, a live child and nobody delivering: straight
+            // through, as merge's values go.
+            run(.deliver(.value(input, nil), thenDrain: true)) { tag, demand, _ in
+                self.delivered(tag: tag, returned: demand)
+            }
+            return .none
+        }
         let (ticket, answer) = lock.locked { () -> (Ticket, Subscribers.Demand) in
             guard !terminated, position(of: index) != nil else { return (.none, .none) }
             if demand == .unlimited {
@@ -313,6 +321,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             if demand == .unlimited {
                 self.demand = .unlimited
                 commitBufferLocked()
+                defer { openLockFreeClaimIfReadyLocked() }
                 return (claimLocked(), liveSubscriptionsLocked)
             }
             self.demand += demand
@@ -325,6 +334,16 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         for child in unlimited {
             child.request(.unlimited)
         }
+    }
+
+    /// Opens the gate's lock-free claim once a child's value needs no check but its child's
+    /// liveness (``FanInGate/isLiveWithoutLock(_:)``): demand is unlimited, nothing waits and the
+    /// flatMap is live. (It stays open as children come and go; the gate shuts it when the
+    /// flatMap ends.)
+    @inlinable
+    internal func openLockFreeClaimIfReadyLocked() {
+        guard demand == .unlimited, buffer.isEmpty, !terminated else { return }
+        openLockFreeClaimLocked()
     }
 
     /// The values waiting for demand, released after unlocking at a cancel.

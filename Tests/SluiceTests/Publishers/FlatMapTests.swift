@@ -248,6 +248,40 @@ struct FlatMapTests {
         #expect(f.subscriber.completions == [.finished])
     }
 
+    /// With unlimited demand a live child's value goes to the downstream without the lock, and
+    /// whether the child is live is read from a small table of words, one per child while it
+    /// lasts. These children are more than the table has words (some share a word, and find it
+    /// taken), finish, and are followed by children that take freed words: every live child
+    /// still delivers, in the order sent, and a finished child is still ignored, even when a
+    /// newer child has its word.
+    @Test func childrenBeyondTheLiveTableAndFinishedOnesWithUnlimitedDemand() {
+        let upstream = PassthroughSubject<Int, TestError>()
+        let children = (0..<66).map { _ in Child() }
+        let subscriber = Sub()
+        upstream.flatMap { children[$0] }.subscribe(subscriber)
+        for index in 0..<40 { upstream.send(index) }
+        for index in 0..<40 { children[index].send(index) }
+        #expect(subscriber.values == Array(0..<40))
+        children[1].send(completion: .finished)
+        children[33].send(completion: .finished)
+        #expect(children[1].send(100) == .none)    // finished: ignored
+        #expect(children[33].send(133) == .none)   // finished, never had a word: ignored
+        for index in 40..<66 { upstream.send(index) }
+        // Child 65 has child 1's word now; child 1 is still ignored.
+        children[65].send(65)
+        children[1].send(101)
+        children[32].send(32)
+        children[64].send(64)
+        #expect(subscriber.values == Array(0..<40) + [65, 32, 64])
+        upstream.send(completion: .finished)
+        for index in 0..<66 where index != 1 && index != 33 {
+            children[index].send(completion: .finished)
+        }
+        #expect(subscriber.completions == [.finished])
+        children[65].send(165)
+        #expect(subscriber.values.count == 43)
+    }
+
     @Test func eventsAfterTheEndAreIgnored() {
         let f = Fixture()
         f.upstream.send(0)
@@ -344,6 +378,38 @@ struct FlatMapTests {
         #expect(!subscriber.sawConcurrentSignals)
         for thread in 0..<8 {
             #expect(values.filter { $0 / 10_000 == thread } == Array(thread * 10_000..<(thread + 1) * 10_000))
+        }
+    }
+
+    /// Children that start, publish and finish on four threads at once, with unlimited demand:
+    /// their values go without the lock while their words in the live table are set and freed
+    /// under it.
+    @Test func childrenComingAndGoingOnFourThreadsLoseNothingAndNeverOverlap() async {
+        let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    for child in 0..<200 {
+                        let publisher = PassthroughSubject<Int, Never>()
+                        upstream.send(publisher)
+                        for i in 0..<50 { publisher.send((thread * 200 + child) * 50 + i) }
+                        publisher.send(completion: .finished)
+                        publisher.send(-1)   // after its end: ignored
+                    }
+                }
+            }
+        }
+        upstream.send(completion: .finished)
+        let values = subscriber.values
+        #expect(values.count == 40_000)
+        #expect(Set(values) == Set(0..<40_000))
+        #expect(subscriber.completions == [.finished])
+        #expect(!subscriber.sawConcurrentSignals)
+        for thread in 0..<4 {
+            let range = thread * 10_000..<(thread + 1) * 10_000
+            #expect(values.filter { range.contains($0) } == Array(range))
         }
     }
 
