@@ -107,6 +107,10 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     internal var queues: Store
     @usableFromInline @exclusivity(unchecked)
     internal var subscribedCount = 0
+    /// How many upstreams have finished (with values still to pair): until one has, a value
+    /// need not look for one.
+    @usableFromInline @exclusivity(unchecked)
+    internal var finishedCount = 0
     /// Requests made from inside the downstream's `receive`, answered with its return value.
     @usableFromInline @exclusivity(unchecked)
     internal var pending = Subscribers.Demand.none
@@ -144,7 +148,7 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
             store(&queues, input)
             guard queues.isReady else { return (.none, false) }
             let ticket = submitLocked(.value(queues.popAll(), ()))
-            let ending = (0..<count).contains { upstreams[$0].isDone && queues.isEmpty($0) }
+            let ending = finishedCount > 0 && (0..<count).contains { upstreams[$0].isDone && queues.isEmpty($0) }
             if ending { terminated = true }
             return (ticket, ending)
         }
@@ -212,6 +216,7 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
                 // A finished upstream ends the zip once it has nothing left to pair; until
                 // then it is done (its subscription released) and the others go on.
                 let previous = finishLocked(index)
+                finishedCount += 1
                 guard queues.isEmpty(index) else { return (false, previous) }
                 terminated = true
                 return (true, previous)
