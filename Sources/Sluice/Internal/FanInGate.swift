@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The engine under the operators with several upstreams (merge, combineLatest, zip, their
 /// collection forms in SluiceExtras, withLatestFrom, concatenate, flatMap and switchToLatest):
 /// one entry per upstream, by index, on top of ``DownstreamGate``'s one lock and one serial
@@ -19,10 +17,6 @@ import Synchronization
 /// cancelled, in index order, then the outer upstream (as Combine cancels a flatMap's children
 /// before its upstream), and the taken values are released, so that no call-out and no `deinit`
 /// runs under the lock.
-///
-/// A growing set can also say, without the lock, whether an upstream is live
-/// (``init(growingWith:tracksLiveUpstreams:)``): flatMap's values then take the gate's lock-free
-/// claim, as merge's do, while a finished child's values are still told apart and ignored.
 @usableFromInline
 package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream, Tag>, @unchecked Sendable {
     /// The size of a fixed set (0 for a growing one).
@@ -43,15 +37,6 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     /// has finished (or the operator has ended). Unused by a fixed set.
     @usableFromInline @exclusivity(unchecked)
     package final var outer = GateUpstream.awaitingSubscription
-    /// For a growing set that tracks its live upstreams: a word per position, holding the index
-    /// of the live upstream that has it, or -1. Upstream `index` has word `index % liveTableSize`
-    /// if no other live upstream has it when it is added (upstreams that come one after
-    /// another always find theirs free); one that finds it taken is known to be live only
-    /// under the lock, and takes that way. Written under the lock, read without it
-    /// (``isLiveWithoutLock(_:)``). A small table of fixed size, not one that grows: a reader
-    /// holds no lock, so the words must never move.
-    @usableFromInline
-    package final let liveTable: UnsafeMutablePointer<Atomic<Int>>?
 
     /// A fixed set of `count` upstreams, awaiting their subscriptions.
     @inlinable
@@ -59,68 +44,16 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
         self.count = count
         upstreams = Array(repeating: .awaitingSubscription, count: count)
         grows = false
-        liveTable = nil
         super.init(downstream: downstream)
     }
 
-    /// A growing set, empty until ``addLocked(_:)``; `tracksLiveUpstreams` keeps the
-    /// ``liveTable`` for ``isLiveWithoutLock(_:)``.
+    /// A growing set, empty until ``addLocked(_:)``.
     @inlinable
-    package init(growingWith downstream: Downstream, tracksLiveUpstreams: Bool = false) {
+    package init(growingWith downstream: Downstream) {
         count = 0
         upstreams = []
         grows = true
-        if tracksLiveUpstreams {
-            let table = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: Self.liveTableSize)
-            for word in 0..<Self.liveTableSize {
-                (table + word).initialize(to: Atomic(-1))
-            }
-            liveTable = table
-        } else {
-            liveTable = nil
-        }
         super.init(downstream: downstream)
-    }
-
-    deinit {
-        liveTable?.deinitialize(count: Self.liveTableSize)
-        liveTable?.deallocate()
-    }
-
-    /// The number of words in ``liveTable``: enough for upstreams that overlap a little (a
-    /// flatMap's children mostly follow one another, or a few at a time), at 256 bytes.
-    @inlinable
-    package static var liveTableSize: Int { 32 }
-
-    /// Whether upstream `index` of a growing set that tracks its live upstreams is live, read
-    /// without the lock. `false` means "not known so": the caller asks under the lock. An
-    /// upstream's own word is set before it is subscribed and cleared when it ends, so a value
-    /// it sends after its end (a broken publisher) finds the word cleared or another's.
-    @inlinable
-    @inline(__always)
-    package final func isLiveWithoutLock(_ index: Int) -> Bool {
-        guard let liveTable else { return false }
-        return liveTable[index & (Self.liveTableSize &- 1)].load(ordering: .acquiring) == index
-    }
-
-    /// Gives upstream `index` its word of ``liveTable`` if that is free.
-    @inlinable
-    internal final func markLiveLocked(_ index: Int) {
-        guard let liveTable else { return }
-        let word = index & (Self.liveTableSize &- 1)
-        if liveTable[word].load(ordering: .relaxed) == -1 {
-            liveTable[word].store(index, ordering: .releasing)
-        }
-    }
-
-    /// Frees upstream `index`'s word of ``liveTable`` if it has it.
-    @inlinable
-    internal final func markEndedLocked(_ index: Int) {
-        guard let liveTable else { return }
-        let word = index & (Self.liveTableSize &- 1)
-        if liveTable[word].load(ordering: .relaxed) == index {
-            liveTable[word].store(-1, ordering: .releasing)
-        }
     }
 
     /// Where upstream `index` is in ``upstreams``: `index` itself in a fixed set; in a growing
@@ -148,7 +81,6 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
         assert(indices.last.map { $0 < index } ?? true, "upstreams are added in index order")
         indices.append(index)
         upstreams.append(.awaitingSubscription)
-        markLiveLocked(index)
     }
 
     /// Whether no upstream of a growing set is live (awaiting its subscription or subscribed).
@@ -188,12 +120,12 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
         guard !terminated, let position = position(of: index), !upstreams[position].isDone else { return nil }
         guard grows else {
             // A lock-free claim checks no upstream of a fixed set: it waits until the operator
-            // opens it again. (A growing set's checks its live table.)
+            // opens it again. (The one growing set that opens it, flatMap's, checks the child
+            // itself: see `FlatMapSubscription.liveChildren`.)
             shutLockFreeClaimLocked()
             defer { upstreams[position] = .done }
             return upstreams[position]
         }
-        markEndedLocked(index)
         indices.remove(at: position)
         return upstreams.remove(at: position)
     }
@@ -208,9 +140,6 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
             defer { upstreams = Array(repeating: .done, count: count) }
             return upstreams
         }
-        for index in indices {
-            markEndedLocked(index)
-        }
         indices = []
         defer { upstreams = [] }
         return upstreams
@@ -222,9 +151,6 @@ package class FanInGate<Downstream: Subscriber, Tag>: DownstreamGate<Downstream,
     @inlinable
     package final func takeSoleLocked() -> GateUpstream? {
         assert(grows && upstreams.count <= 1, "a set of one upstream at a time")
-        if let index = indices.first {
-            markEndedLocked(index)
-        }
         indices.removeAll(keepingCapacity: true)
         return upstreams.popLast()
     }

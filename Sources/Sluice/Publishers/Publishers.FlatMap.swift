@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that transforms elements from an upstream publisher into a new publisher.
     ///
@@ -125,13 +127,16 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
     internal var buffer = RingBuffer<(Int, Child.Output)>()
     @usableFromInline @exclusivity(unchecked)
     internal var demand = Subscribers.Demand.none
+    /// Which children are live, for a value to see without the lock (``LiveChildren``).
+    @usableFromInline
+    internal let liveChildren = LiveChildren()
 
     @inlinable
     internal init(downstream: Downstream, maxPublishers: Subscribers.Demand,
                   transform: @escaping (Upstream.Output) -> Child) {
         self.maxPublishers = maxPublishers
         self.transform = transform
-        super.init(growingWith: downstream, tracksLiveUpstreams: true)
+        super.init(growingWith: downstream)
     }
 
     // MARK: The upstream
@@ -157,6 +162,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             let index = nextIndex
             nextIndex += 1
             addLocked(index)
+            liveChildren.add(index)
             return index
         }
         guard let index else { return .none }
@@ -210,7 +216,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     @inlinable
     internal func receive(_ input: Child.Output, from index: Int) -> Subscribers.Demand {
-        if isLiveWithoutLock(index), claimLockFree() {
+        if liveChildren.contains(index), claimLockFree() {
             // Unlimited demand, nothing waiting, a live child and nobody delivering: straight
             // through, as merge's values go.
             run(.deliver(.value(input, nil), thenDrain: true)) { tag, demand, _ in
@@ -242,6 +248,7 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
             let (ticket, removed, moreFrom) = lock.locked { () -> (Ticket, GateUpstream?, Subscription?) in
                 guard !terminated else { return (.none, nil, nil) }
                 let removed = finishLocked(index)
+                if removed != nil { liveChildren.remove(index) }
                 let ticket = finishIfDoneLocked()
                 if case .deliver = ticket { return (ticket, removed, nil) }
                 if terminated { return (ticket, removed, nil) }
@@ -336,10 +343,10 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
         }
     }
 
-    /// Opens the gate's lock-free claim once a child's value needs no check but its child's
-    /// liveness (``FanInGate/isLiveWithoutLock(_:)``): demand is unlimited, nothing waits and the
-    /// flatMap is live. (It stays open as children come and go; the gate shuts it when the
-    /// flatMap ends.)
+    /// Opens the gate's lock-free claim once a child's value needs no check but whether its
+    /// child is live (``liveChildren``): demand is unlimited, nothing waits and the flatMap is
+    /// live. It stays open as children come and go; the gate shuts it when the flatMap ends,
+    /// after which the table is no longer read. (A child's failure ends the flatMap.)
     @inlinable
     internal func openLockFreeClaimIfReadyLocked() {
         guard demand == .unlimited, buffer.isEmpty, !terminated else { return }
@@ -364,4 +371,82 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     @usableFromInline
     internal var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+}
+
+/// Which of a flatMap's children are live, readable without the lock, so that a child's value
+/// can take the gate's lock-free claim while a finished child's values are still told apart and
+/// ignored. Eight words, each holding the index of the live child that has it, or -1: child
+/// `index` has word `index % 8` if no other live child has it when the child is added (children
+/// that come one after another always find theirs free); a child that finds its word taken is
+/// known to be live only under the lock, and its values go that way. Written under the lock.
+///
+/// Eight stored atomics rather than a buffer: the table costs no allocation of its own (a
+/// flatMap inside a flatMap subscribes one per outer value), and Swift 6.0 has no fixed-size
+/// array to hold atomics in place; `word(_:_:)` picks one.
+@usableFromInline
+internal struct LiveChildren: ~Copyable {
+    @usableFromInline internal let w0: Atomic<Int>
+    @usableFromInline internal let w1: Atomic<Int>
+    @usableFromInline internal let w2: Atomic<Int>
+    @usableFromInline internal let w3: Atomic<Int>
+    @usableFromInline internal let w4: Atomic<Int>
+    @usableFromInline internal let w5: Atomic<Int>
+    @usableFromInline internal let w6: Atomic<Int>
+    @usableFromInline internal let w7: Atomic<Int>
+
+    @inlinable
+    internal init() {
+        w0 = Atomic(-1)
+        w1 = Atomic(-1)
+        w2 = Atomic(-1)
+        w3 = Atomic(-1)
+        w4 = Atomic(-1)
+        w5 = Atomic(-1)
+        w6 = Atomic(-1)
+        w7 = Atomic(-1)
+    }
+
+    /// Runs `body` with child `index`'s word.
+    @inlinable
+    @inline(__always)
+    internal func word<Result>(_ index: Int, _ body: (borrowing Atomic<Int>) -> Result) -> Result {
+        switch index & 7 {
+        case 0: return body(w0)
+        case 1: return body(w1)
+        case 2: return body(w2)
+        case 3: return body(w3)
+        case 4: return body(w4)
+        case 5: return body(w5)
+        case 6: return body(w6)
+        default: return body(w7)
+        }
+    }
+
+    /// Whether child `index` is known to be live (`false`: not known so; ask under the lock).
+    /// An acquiring load: a child's word is set before the child is subscribed.
+    @inlinable
+    @inline(__always)
+    internal func contains(_ index: Int) -> Bool {
+        word(index) { $0.load(ordering: .acquiring) } == index
+    }
+
+    /// Gives child `index` its word if that is free. Under the lock.
+    @inlinable
+    internal func add(_ index: Int) {
+        word(index) { word in
+            if word.load(ordering: .relaxed) == -1 {
+                word.store(index, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Frees child `index`'s word if it has it. Under the lock.
+    @inlinable
+    internal func remove(_ index: Int) {
+        word(index) { word in
+            if word.load(ordering: .relaxed) == index {
+                word.store(-1, ordering: .releasing)
+            }
+        }
+    }
 }

@@ -249,12 +249,12 @@ struct FlatMapTests {
     }
 
     /// With unlimited demand a live child's value goes to the downstream without the lock, and
-    /// whether the child is live is read from a small table of words, one per child while it
-    /// lasts. These children are more than the table has words (some share a word, and find it
-    /// taken), finish, and are followed by children that take freed words: every live child
-    /// still delivers, in the order sent, and a finished child is still ignored, even when a
-    /// newer child has its word.
-    @Test func childrenBeyondTheLiveTableAndFinishedOnesWithUnlimitedDemand() {
+    /// whether the child is live is read from eight words, one per child while it lasts (child
+    /// `i` has word `i % 8` if it is free when the child comes). These children are more than
+    /// that (most find their word taken), finish, and are followed by children that take freed
+    /// words: every live child still delivers, in the order sent, and a finished child is still
+    /// ignored, even when a newer child has its word.
+    @Test func childrenBeyondTheLiveWordsAndFinishedOnesWithUnlimitedDemand() {
         let upstream = PassthroughSubject<Int, TestError>()
         let children = (0..<66).map { _ in Child() }
         let subscriber = Sub()
@@ -267,18 +267,18 @@ struct FlatMapTests {
         #expect(children[1].send(100) == .none)    // finished: ignored
         #expect(children[33].send(133) == .none)   // finished, never had a word: ignored
         for index in 40..<66 { upstream.send(index) }
-        // Child 65 has child 1's word now; child 1 is still ignored.
-        children[65].send(65)
+        // Child 41 has child 1's word now; child 1 is still ignored.
+        children[41].send(41)
         children[1].send(101)
         children[32].send(32)
         children[64].send(64)
-        #expect(subscriber.values == Array(0..<40) + [65, 32, 64])
+        #expect(subscriber.values == Array(0..<40) + [41, 32, 64])
         upstream.send(completion: .finished)
         for index in 0..<66 where index != 1 && index != 33 {
             children[index].send(completion: .finished)
         }
         #expect(subscriber.completions == [.finished])
-        children[65].send(165)
+        children[41].send(141)
         #expect(subscriber.values.count == 43)
     }
 
@@ -382,23 +382,23 @@ struct FlatMapTests {
     }
 
     /// Children that start, publish and finish on four threads at once, with unlimited demand:
-    /// their values go without the lock while their words in the live table are set and freed
-    /// under it.
-    @Test func childrenComingAndGoingOnFourThreadsLoseNothingAndNeverOverlap() async {
-        let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+    /// their values go without the lock while their words (see above) are set and freed under
+    /// it, and each child sends one more value after its end, which is ignored.
+    @Test func childrenComingAndGoingOnFourThreadsLoseNothingAndNeverOverlap() {
+        let upstream = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
         let subscriber = TestSubscriber<Int, Never>()
         upstream.flatMap { $0 }.subscribe(subscriber)
-        await withTaskGroup(of: Void.self) { group in
-            for thread in 0..<4 {
-                group.addTask {
-                    for child in 0..<200 {
-                        let publisher = PassthroughSubject<Int, Never>()
-                        upstream.send(publisher)
-                        for i in 0..<50 { publisher.send((thread * 200 + child) * 50 + i) }
-                        publisher.send(completion: .finished)
-                        publisher.send(-1)   // after its end: ignored
-                    }
-                }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for child in 0..<200 {
+                let publisher = TestPublisher<Int, Never>()
+                let subscribed = DispatchSemaphore(value: 0)
+                // The subject may hand the child over later, on the thread delivering: wait.
+                upstream.send(publisher.handleEvents(receiveSubscription: { _ in subscribed.signal() })
+                    .eraseToAnyPublisher())
+                subscribed.wait()
+                for i in 0..<50 { publisher.send((thread * 200 + child) * 50 + i) }
+                publisher.send(completion: .finished)
+                publisher.send(-1)   // after its end: ignored
             }
         }
         upstream.send(completion: .finished)
