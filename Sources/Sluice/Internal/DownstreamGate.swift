@@ -113,9 +113,11 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
     package final let gateOwner = Atomic<UInt>(GateWord.shut)
     /// Whether the lock-free claim is open (the shut bit clear), read under the lock: only lock
     /// holders change the bit, so the word itself says it. The operator opens it while
-    /// everything a value would be checked against under the lock is known to pass (a merge
-    /// with unlimited demand and every upstream subscribed), and the gate shuts it at its
-    /// completion and termination, a fan-in operator whenever an upstream ends.
+    /// everything a value would be checked against under the lock is known to pass, or can be
+    /// checked without it (a merge with unlimited demand and every upstream subscribed; a
+    /// flatMap with unlimited demand and nothing waiting, whose values first check that their
+    /// child is live), and the gate shuts it at its completion and termination, a fan-in
+    /// operator with a fixed set of upstreams whenever one of them ends.
     @inlinable
     package final var lockFreeClaimOpen: Bool {
         gateOwner.load(ordering: .relaxed) & GateWord.shut == 0
@@ -205,8 +207,10 @@ package class DownstreamGate<Downstream: Subscriber, Tag>: @unchecked Sendable {
         return gateOwner.compareExchange(expected: word, desired: desired, ordering: .acquiringAndReleasing).exchanged
     }
 
-    /// Opens the lock-free claim (``claimLockFree()``): the operator's state now lets any value
-    /// through to the downstream as it comes. Call only with nothing queued for a free gate.
+    /// Opens the lock-free claim (``claimLockFree()``): the operator's state now lets a value
+    /// through to the downstream as it comes, once whatever the operator checks without the
+    /// lock (flatMap: that the value's child is live) has passed. Call only with nothing queued
+    /// for a free gate.
     @inlinable
     package final func openLockFreeClaimLocked() {
         guard !lockFreeClaimOpen, !gateClosed, target != nil else { return }

@@ -107,8 +107,8 @@ package final class ZipSubscription<Downstream: Subscriber, Store: ZipStore>:
     internal var queues: Store
     @usableFromInline @exclusivity(unchecked)
     internal var subscribedCount = 0
-    /// How many upstreams have finished (with values still to pair): until one has, a value
-    /// need not look for one.
+    /// How many upstreams have finished: until one has, a value need not look for a finished
+    /// upstream with nothing left to pair.
     @usableFromInline @exclusivity(unchecked)
     internal var finishedCount = 0
     /// Requests made from inside the downstream's `receive`, answered with its return value.

@@ -345,8 +345,10 @@ internal final class FlatMapSubscription<Downstream: Subscriber, Child: Publishe
 
     /// Opens the gate's lock-free claim once a child's value needs no check but whether its
     /// child is live (``liveChildren``): demand is unlimited, nothing waits and the flatMap is
-    /// live. It stays open as children come and go; the gate shuts it when the flatMap ends,
-    /// after which the table is no longer read. (A child's failure ends the flatMap.)
+    /// live. It stays open as children come and go; the gate shuts it when the flatMap ends (a
+    /// child's failure ends it too), after which what the table says no longer matters. Opened
+    /// by a request for unlimited values only: demand that becomes unlimited by adding up keeps
+    /// every value on the locked path, as in merge.
     @inlinable
     internal func openLockFreeClaimIfReadyLocked() {
         guard demand == .unlimited, buffer.isEmpty, !terminated else { return }
@@ -423,7 +425,9 @@ internal struct LiveChildren: ~Copyable {
     }
 
     /// Whether child `index` is known to be live (`false`: not known so; ask under the lock).
-    /// An acquiring load: a child's word is set before the child is subscribed.
+    /// The word is written under the lock before the child is subscribed and when it finishes,
+    /// and a child's own calls come one after another, so the child reads what was last written
+    /// for it; indices only grow, so a finished child never finds its index in a reused word.
     @inlinable
     @inline(__always)
     internal func contains(_ index: Int) -> Bool {

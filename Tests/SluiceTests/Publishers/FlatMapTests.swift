@@ -385,17 +385,16 @@ struct FlatMapTests {
     /// their values go without the lock while their words (see above) are set and freed under
     /// it, and each child sends one more value after its end, which is ignored.
     @Test func childrenComingAndGoingOnFourThreadsLoseNothingAndNeverOverlap() {
-        let upstream = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+        let upstream = PassthroughSubject<TestPublisher<Int, Never>, Never>()
         let subscriber = TestSubscriber<Int, Never>()
         upstream.flatMap { $0 }.subscribe(subscriber)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for child in 0..<200 {
                 let publisher = TestPublisher<Int, Never>()
-                let subscribed = DispatchSemaphore(value: 0)
-                // The subject may hand the child over later, on the thread delivering: wait.
-                upstream.send(publisher.handleEvents(receiveSubscription: { _ in subscribed.signal() })
-                    .eraseToAnyPublisher())
-                subscribed.wait()
+                upstream.send(publisher)
+                // The subject may hand the child over later, on the thread delivering: wait
+                // until the flatMap has subscribed to it.
+                while !publisher.hasSubscriber { Thread.sleep(forTimeInterval: 0.000_05) }
                 for i in 0..<50 { publisher.send((thread * 200 + child) * 50 + i) }
                 publisher.send(completion: .finished)
                 publisher.send(-1)   // after its end: ignored
