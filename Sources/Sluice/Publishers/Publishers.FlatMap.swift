@@ -437,20 +437,20 @@ internal struct LiveChildren: ~Copyable {
     /// Gives child `index` its word if that is free. Under the lock.
     @inlinable
     internal func add(_ index: Int) {
-        word(index) { word in
-            if word.load(ordering: .relaxed) == -1 {
-                word.store(index, ordering: .releasing)
-            }
-        }
+        replace(-1, with: index, in: index)
     }
 
     /// Frees child `index`'s word if it has it. Under the lock.
     @inlinable
     internal func remove(_ index: Int) {
-        word(index) { word in
-            if word.load(ordering: .relaxed) == index {
-                word.store(-1, ordering: .releasing)
-            }
-        }
+        replace(index, with: -1, in: index)
+    }
+
+    /// Sets child `index`'s word to `new` if it holds `old`. Only lock holders write the words,
+    /// once per child as it comes and as it goes, so a compare-and-exchange costs nothing a
+    /// value would notice.
+    @inlinable
+    internal func replace(_ old: Int, with new: Int, in index: Int) {
+        _ = word(index) { $0.compareExchange(expected: old, desired: new, ordering: .releasing) }
     }
 }
