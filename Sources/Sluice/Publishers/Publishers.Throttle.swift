@@ -96,8 +96,11 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Upstream: Publ
             return
         }
         _ = publisher.scheduler.now
-        subscription.request(.unlimited)
+        // The downstream hears of the subscription before the upstream is asked, as in Combine:
+        // a value the upstream sends as it is asked (a `CurrentValueSubject`'s, `@Published`'s,
+        // `Just`'s) then finds the downstream's demand and goes out, instead of being dropped.
         downstream.receive(subscription: self)
+        subscription.request(.unlimited)
     }
 
     @inlinable

@@ -107,6 +107,36 @@ struct TimeOperatorFidelityTests {
         #expect(subscriber.values == [2])
     }
 
+    /// Throttle gives the downstream its subscription before it asks the upstream for values,
+    /// as Combine does (a suite run against Apple's Combine on iOS 14 records the first value of
+    /// a `@Published` property coming out of a throttle): a value sent as the upstream is asked
+    /// finds the downstream's demand and is not dropped.
+    @Test(arguments: [false, true])
+    func throttlePassesOnAValueSentAsTheUpstreamIsAsked(latest: Bool) {
+        let scheduler = DispatchQueue.test
+        let current = CurrentValueSubject<Int, Never>(-1)
+        var received: [Int] = []
+        let cancellable = current.throttle(for: .milliseconds(500), scheduler: scheduler, latest: latest)
+            .sink { received.append($0) }
+        scheduler.advance(by: .milliseconds(100))
+        #expect(received == [-1])
+        current.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        current.send(2)
+        scheduler.advance(by: .milliseconds(400))
+        #expect(received == [-1, latest ? 2 : 1], "the next window opens half a second after -1")
+        cancellable.cancel()
+
+        var finished = false
+        var just: [Int] = []
+        let single = Just(7).throttle(for: .seconds(1), scheduler: scheduler, latest: latest)
+            .sink(receiveCompletion: { _ in finished = true }, receiveValue: { just.append($0) })
+        scheduler.advance()
+        #expect(just == [7])
+        #expect(finished)
+        single.cancel()
+    }
+
     @Test func throttleReadsTheTimeOnlyWhileSubscribed() throws {
         let scheduler = RecordingScheduler()
         let subject = PassthroughSubject<Int, Never>()
