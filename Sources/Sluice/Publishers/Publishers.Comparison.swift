@@ -3,9 +3,11 @@ extension Publishers {
     /// ordering closure, when the upstream finishes.
     ///
     /// It keeps the first element it receives, and replaces the kept element with a new one
-    /// when `areInIncreasingOrder(kept, new)` returns `true`: so an `areInIncreasingOrder` of
-    /// `<` keeps the maximum, and of equal elements the one that came first. `min(by:)` builds it
-    /// with the arguments of its closure swapped. An empty upstream publishes only `.finished`.
+    /// when `areInIncreasingOrder(new, kept)` returns `true`, as Combine's does (a suite run
+    /// against Apple's Combine builds it with `>` and gets the maximum): so an
+    /// `areInIncreasingOrder` of `<` keeps the minimum, `>` the maximum, and of equal elements
+    /// the one that came first. `max(by:)` builds it with the arguments of its closure swapped.
+    /// An empty upstream publishes only `.finished`.
     public struct Comparison<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -64,7 +66,7 @@ extension Publishers {
 }
 
 /// `min`/`max` and their `try` forms: keep the first element, replace it when
-/// `areInIncreasingOrder(kept, new)`.
+/// `areInIncreasingOrder(new, kept)`.
 @usableFromInline
 internal struct ComparisonKeep<Upstream: Publisher, Failure: Error>: ReduceLogic {
     @usableFromInline
@@ -94,7 +96,7 @@ internal struct ComparisonKeep<Upstream: Publisher, Failure: Error>: ReduceLogic
             return .proceed
         }
         return .catching {
-            if try areInIncreasingOrder(current, input) {
+            if try areInIncreasingOrder(input, current) {
                 kept = input
             }
             return .proceed
@@ -108,7 +110,7 @@ extension Publisher where Output: Comparable {
     /// Of equal minimal elements, the first one received is published.
     @inlinable
     public func min() -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self, areInIncreasingOrder: >)
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: <)
     }
 
     /// Publishes the maximum value received from the upstream publisher, after it finishes.
@@ -116,7 +118,7 @@ extension Publisher where Output: Comparable {
     /// Of equal maximal elements, the first one received is published.
     @inlinable
     public func max() -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self, areInIncreasingOrder: <)
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: >)
     }
 }
 
@@ -128,7 +130,7 @@ extension Publisher {
     /// received is published.
     @inlinable
     public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self) { kept, new in areInIncreasingOrder(new, kept) }
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 
     /// Publishes the minimum value received from the upstream publisher, using the provided
@@ -136,7 +138,7 @@ extension Publisher {
     /// the stream.
     @inlinable
     public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
-        Publishers.TryComparison(upstream: self) { kept, new in try areInIncreasingOrder(new, kept) }
+        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 
     /// Publishes the maximum value received from the upstream publisher, using the provided
@@ -146,7 +148,7 @@ extension Publisher {
     /// received is published.
     @inlinable
     public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+        Publishers.Comparison(upstream: self) { new, kept in areInIncreasingOrder(kept, new) }
     }
 
     /// Publishes the maximum value received from the upstream publisher, using the provided
@@ -154,6 +156,6 @@ extension Publisher {
     /// the stream.
     @inlinable
     public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
-        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+        Publishers.TryComparison(upstream: self) { new, kept in try areInIncreasingOrder(kept, new) }
     }
 }

@@ -96,15 +96,28 @@ struct ComparisonTests {
         #expect(extreme(upstream.min(by: <)) == ["b"])
     }
 
-    @Test func constructedDirectlyItKeepsWhatTheClosureOrdersLast() {
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>()
-        let comparison = Publishers.Comparison(upstream: upstream, areInIncreasingOrder: <)
+    /// Built directly, Comparison keeps a new element when `areInIncreasingOrder(new, kept)`,
+    /// as Combine's does: a suite run against Apple's Combine builds it with `>` and gets the
+    /// maximum, with `<` the minimum. (Through `min(by:)` and `max(by:)` both readings call
+    /// the user's closure alike; see `closureArgumentOrder`.)
+    @Test func constructedDirectlyItKeepsWhatTheClosureOrdersFirst() throws {
+        func extreme(_ values: [String], _ order: @escaping (String, String) -> Bool) -> [String] {
+            let subscriber = TestSubscriber<String, Never>()
+            Publishers.Comparison(upstream: values.publisher, areInIncreasingOrder: order).subscribe(subscriber)
+            return subscriber.values
+        }
+        #expect(extreme(["a", "c", "b"], >) == ["c"])
+        #expect(extreme(["a", "c", "b"], <) == ["a"])
+        var calls: [String] = []
+        _ = extreme(["a", "c", "b"]) { new, kept in calls.append(new + kept); return new > kept }
+        #expect(calls == ["ca", "bc"], "called as (new, kept)")
+
+        let thrown = TestSubscriber<String, Error>()
+        Publishers.TryComparison(upstream: ["a", "c", "b"].publisher, areInIncreasingOrder: >).subscribe(thrown)
+        #expect(thrown.values == ["c"])
+        let comparison = Publishers.Comparison(upstream: Empty<Int, Never>(), areInIncreasingOrder: <)
         #expect(comparison.areInIncreasingOrder(1, 2))
-        comparison.subscribe(subscriber)
-        for value in [3, 7, 5] { upstream.send(value) }
-        upstream.send(completion: .finished)
-        #expect(subscriber.values == [7])
+        #expect(try Publishers.TryComparison(upstream: Empty<Int, Never>(), areInIncreasingOrder: <).areInIncreasingOrder(1, 2))
     }
 
     @Test func concurrentSendsFindTheMaximum() async {
