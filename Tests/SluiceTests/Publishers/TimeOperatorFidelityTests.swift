@@ -225,6 +225,29 @@ struct TimeOperatorFidelityTests {
         #expect(subscriber.values == [1])
     }
 
+    /// `receive(on:)` hands its subscription over at once, as Combine's earlier releases did (a
+    /// suite run against Combine in 2019 records it); newer releases hand it over from a
+    /// scheduled action and ask the upstream for nothing until then (README, "Where Sluice
+    /// differs"). So a subject's value sent right after subscribing is delivered, not dropped.
+    @Test func receiveOnHandsItsSubscriptionOverAtOnceAndSchedulesNothingBeforeAValue() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        #expect(subscriber.subscription != nil)
+        #expect(upstream.demandLog == [.requested(.max(2))])
+        #expect(scheduler.scheduled.isEmpty)
+
+        let test = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let cancellable = subject.receive(on: test).sink { received.append($0) }
+        subject.send(1)
+        test.advance()
+        #expect(received == [1])
+        cancellable.cancel()
+    }
+
     @Test func delayForwardsTheDemandOfValuesDeliveredAfterTheUpstreamFinished() {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
