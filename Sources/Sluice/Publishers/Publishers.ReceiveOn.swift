@@ -2,9 +2,9 @@ extension Publishers {
     /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
     ///
     /// Values and the completion are delivered by actions scheduled on the scheduler; the
-    /// subscription, requests and cancellation pass through synchronously, as in Combine's
-    /// earlier releases (newer ones hand the subscription over from a scheduled action, so a
-    /// value sent right after subscribing is dropped for want of demand). Unlike Combine, the
+    /// subscription, requests and cancellation pass through synchronously, as in Combine since
+    /// iOS 13.3 and macOS 10.15.2 (the first releases handed the subscription over from a
+    /// scheduled action). Unlike Combine, the
     /// order of values is kept even on a concurrent scheduler, and the downstream never
     /// receives two at once. Values that arrive while a delivery is already scheduled go with
     /// it, up to 64 per action, rather than costing a scheduled action each (Combine schedules

@@ -208,9 +208,9 @@ struct TimeOperatorFidelityTests {
         #expect(subscriber.completions.isEmpty)
     }
 
-    /// Combine's releases differ here (newer ones hand the subscription over from an action
-    /// scheduled with `schedule(options:)`); Sluice hands it over at once, as the earlier ones
-    /// do, and the README's differences table says so.
+    /// Delay hands its subscription over at once, as Combine has since iOS 13.3 and macOS
+    /// 10.15.2 (the first releases handed it over from an action scheduled with
+    /// `schedule(options:)`; OpenCombine's suite, run against Combine, changed with them).
     @Test func delayHandsItsSubscriptionOverAtOnceAndSchedulesNothingBeforeAValue() {
         let scheduler = RecordingScheduler()
         let upstream = TestPublisher<Int, Never>()
@@ -225,10 +225,10 @@ struct TimeOperatorFidelityTests {
         #expect(subscriber.values == [1])
     }
 
-    /// `receive(on:)` hands its subscription over at once, as Combine's earlier releases did (a
-    /// suite run against Combine in 2019 records it); newer releases hand it over from a
-    /// scheduled action and ask the upstream for nothing until then (README, "Where Sluice
-    /// differs"). So a subject's value sent right after subscribing is delivered, not dropped.
+    /// `receive(on:)` hands its subscription over at once, as Combine has since iOS 13.3 and
+    /// macOS 10.15.2 (the first releases handed it over from a scheduled action and asked the
+    /// upstream for nothing until then). So a subject's value sent right after subscribing is
+    /// delivered, not dropped for want of demand.
     @Test func receiveOnHandsItsSubscriptionOverAtOnceAndSchedulesNothingBeforeAValue() {
         let scheduler = RecordingScheduler()
         let upstream = TestPublisher<Int, Never>()
