@@ -24,8 +24,13 @@ comments say (`FeedViewModelChecks.swift`).
 `main` and `test` blocks see the declarations of the `file` blocks (a generated first line
 imports that module), as a user's file sees the rest of their module.
 
-    scripts/readme-snippets.py --write   writes the files from README.md
-    scripts/readme-snippets.py --check   fails if a block has no marker or a file differs
+The table of differences from Combine is kept twice, in README.md and in the documentation
+catalogue (Sources/Sluice/Sluice.docc/DifferencesFromCombine.md); the catalogue's rows are the
+README's, row for row.
+
+    scripts/readme-snippets.py --write   writes the files (and the catalogue's table) from README.md
+    scripts/readme-snippets.py --check   fails if a block has no marker, a file differs or the
+                                         catalogue's table is not the README's
 """
 import pathlib
 import re
@@ -118,12 +123,39 @@ def generated_paths():
             yield from (path for path in folder.rglob("*.swift") if not path.name.endswith(CHECKS))
 
 
+DIFFERENCES = root / "Sources" / "Sluice" / "Sluice.docc" / "DifferencesFromCombine.md"
+
+
+def table_rows(text, header):
+    """The rows of the table whose header line starts with `header`: (start, end, rows)."""
+    start = text.index(header)
+    end = text.find("\n\n", start)
+    end = len(text) if end < 0 else end
+    lines = text[start:end].split("\n")
+    return start + len(lines[0]) + len(lines[1]) + 2, end, lines[2:]
+
+
+def differences_table(mode, problems):
+    """Keeps the catalogue's table of differences the README's, row for row."""
+    text = readme.read_text()
+    _, _, rows = table_rows(text, "| | Combine | Sluice | why | pinned by |")
+    catalogue = DIFFERENCES.read_text()
+    start, end, current = table_rows(catalogue, "| behaviour | Combine | Sluice | why | pinned by |")
+    if current == rows:
+        return
+    if mode == "--write":
+        DIFFERENCES.write_text(catalogue[:start] + "\n".join(rows) + catalogue[end:])
+    else:
+        problems.append(f"{DIFFERENCES.relative_to(root)}'s table differs from the README's (run scripts/readme-snippets.py --write)")
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "--check"
     problems = []
     files = expected_files(problems)
     check_program_list([path.parent.name for path in files if path.parent.parent == client / "ReadmePrograms"], problems)
     stale = [path for path in generated_paths() if path not in files]
+    differences_table(mode, problems)
     if mode == "--write":
         for path, text in files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
