@@ -26,7 +26,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 /// A publisher that publishes changes from observable objects.
 ///
 /// Once a subscriber has asked for any demand it receives every `send()`, as Combine's does.
-public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+public final class ObservableObjectPublisher: Publisher {
     public typealias Output = Void
     public typealias Failure = Never
 
