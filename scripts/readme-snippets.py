@@ -127,7 +127,7 @@ DIFFERENCES = root / "Sources" / "Sluice" / "Sluice.docc" / "DifferencesFromComb
 
 
 def table_rows(text, header):
-    """The rows of the table whose header line starts with `header`: (start, end, rows)."""
+    """The rows of the table whose header line is `header` (where they start and end in `text`, and the rows)."""
     start = text.index(header)
     end = text.find("\n\n", start)
     end = len(text) if end < 0 else end
