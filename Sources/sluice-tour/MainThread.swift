@@ -23,7 +23,7 @@ func mainThreadScenarios() -> [Scenario] {
                  why: "Each keeps main-actor code off the background thread: the transform runs after the hop, "
                      + "or carries no isolation (@Sendable, nonisolated), or only the closure below the hop is isolated.") {
             let model = MainActor.assumeIsolated { LabelModel() }
-            let values = PassthroughSubject<Int, Never>()
+            nonisolated(unsafe) let values = PassthroughSubject<Int, Never>()  // sent from other threads; not Sendable, as in Combine
             MainActor.assumeIsolated {
                 model.bindTransformingAfterHop(values)
                 model.bindSendable(values)
@@ -61,7 +61,7 @@ func mainThreadScenarios() -> [Scenario] {
                  """#,
                  why: "The main queue runs its blocks on the main actor's executor, so the run-time check in "
                      + "assumeIsolated passes and the main-actor closure can be called.") {
-            let background = PassthroughSubject<Int, Never>()
+            nonisolated(unsafe) let background = PassthroughSubject<Int, Never>()  // sent from other threads; not Sendable, as in Combine
             let assumedValues = Mutex<[Int]>([])
             let handle = bindOnMain(background) { value in assumedValues.withLock { $0.append(value) } }
             DispatchQueue.global().async { background.send(5) }
@@ -98,7 +98,7 @@ func mainThreadScenarios() -> [Scenario] {
 /// thread.
 func runIsolationCrash() -> Never {
     let model = MainActor.assumeIsolated { CrashingModel() }
-    let values = PassthroughSubject<Int, Never>()
+    nonisolated(unsafe) let values = PassthroughSubject<Int, Never>()  // sent from other threads; not Sendable, as in Combine
     MainActor.assumeIsolated { model.bind(values) }
     DispatchQueue.global().async { values.send(1) }
     runMainLoop(for: 30)    // the process stops at the crash; a bound for a loaded machine

@@ -21,7 +21,7 @@ func threadsAndHopsScenarios() -> [Scenario] {
                  why: "A publisher calls its subscriber directly, on the sender's stack; only receive(on:) or "
                      + "subscribe(on:) moves work to another thread.") {
             let log = SignalLog()
-            let subject = PassthroughSubject<Int, Never>()
+            nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()  // sent from other threads; not Sendable, as in Combine
             let handle = subject
                 .map { value -> Int in log.append("map on \(currentThread())"); return value }
                 .filter { _ in log.append("filter on \(currentThread())"); return true }
@@ -125,7 +125,7 @@ func threadsAndHopsScenarios() -> [Scenario] {
                  why: "A serial queue runs one block at a time, so every stage below the hop runs there, however "
                      + "many threads send.") {
             let queue = DispatchQueue(label: "com.example.sync")
-            let subject = PassthroughSubject<Int, Never>()
+            nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()  // sent from other threads; not Sendable, as in Combine
             let log = TraceLog()
             let done = DispatchSemaphore(value: 0)
             let handle = subject.receive(on: queue)

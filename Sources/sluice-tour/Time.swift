@@ -22,39 +22,40 @@ func timeScenarios() -> [Scenario] {
                  """#,
                  why: "The model takes its scheduler as a parameter, so a test passes a virtual clock that moves "
                      + "only when told, and debounce fires at exactly 300 ms of it, without waiting.") {
-            let testClock = VirtualTimeScheduler()
-            let testModel = MainActor.assumeIsolated {
-                SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() }, scheduler: AnyScheduler(testClock))
+            // The model is main-actor isolated, its `query` too (a subject is not Sendable, as in
+            // Combine), and the tour runs on the main thread.
+            MainActor.assumeIsolated { () -> Outcome in
+                let testClock = VirtualTimeScheduler()
+                let testModel = SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() },
+                                            scheduler: AnyScheduler(testClock))
+                // The same pipeline, recorded, for the diagram.
+                let queries = testModel.query.recordTimeline(on: testClock)
+                let results = testModel.query
+                    .debounce(for: .milliseconds(300), scheduler: AnyScheduler(testClock))
+                    .removeDuplicates()
+                    .map { query in Just(["\(query) result"]).eraseToAnyPublisher() }
+                    .switchToLatest()
+                    .receive(on: AnyScheduler(testClock))
+                    .recordTimeline(on: testClock)
+                testModel.query.send("sw")
+                testModel.query.send("swift")
+                testClock.advance(by: .milliseconds(299))
+                let at299 = testModel.results
+                testClock.advance(by: .milliseconds(1))
+                let at300 = testModel.results
+                testClock.advance(by: .milliseconds(200))
+                let liveModel = SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() })
+                liveModel.query.send("combine")
+                runMainLoop(for: 3, until: { liveModel.results == ["combine result"] })
+                let live = liveModel.results
+                var chart = MarbleChart(tick: .milliseconds(100), title: "debounce(for: .milliseconds(300)) → switchToLatest → receive(on:)")
+                chart.add("query", queries.timeline, until: .milliseconds(500))
+                chart.add("results", results.timeline, until: .milliseconds(500),
+                          label: { $0.joined(separator: ",") })
+                return Outcome("results at 299 ms: \(at299); at 300 ms: \(at300); the same model live on DispatchQueue.main: \(live)",
+                               holds: at299.isEmpty && at300 == ["swift result"] && live == ["combine result"],
+                               svg: chart.svg, marbles: chart.text)
             }
-            // The same pipeline, recorded, for the diagram.
-            let queries = testModel.query.recordTimeline(on: testClock)
-            let results = testModel.query
-                .debounce(for: .milliseconds(300), scheduler: AnyScheduler(testClock))
-                .removeDuplicates()
-                .map { query in Just(["\(query) result"]).eraseToAnyPublisher() }
-                .switchToLatest()
-                .receive(on: AnyScheduler(testClock))
-                .recordTimeline(on: testClock)
-            testModel.query.send("sw")
-            testModel.query.send("swift")
-            testClock.advance(by: .milliseconds(299))
-            let at299 = MainActor.assumeIsolated { testModel.results }
-            testClock.advance(by: .milliseconds(1))
-            let at300 = MainActor.assumeIsolated { testModel.results }
-            testClock.advance(by: .milliseconds(200))
-            let liveModel = MainActor.assumeIsolated {
-                SearchModel(search: { query in Just(["\(query) result"]).eraseToAnyPublisher() })
-            }
-            liveModel.query.send("combine")
-            runMainLoop(for: 3, until: { MainActor.assumeIsolated { liveModel.results == ["combine result"] } })
-            let live = MainActor.assumeIsolated { liveModel.results }
-            var chart = MarbleChart(tick: .milliseconds(100), title: "debounce(for: .milliseconds(300)) → switchToLatest → receive(on:)")
-            chart.add("query", queries.timeline, until: .milliseconds(500))
-            chart.add("results", results.timeline, until: .milliseconds(500),
-                      label: { $0.joined(separator: ",") })
-            return Outcome("results at 299 ms: \(at299); at 300 ms: \(at300); the same model live on DispatchQueue.main: \(live)",
-                           holds: at299.isEmpty && at300 == ["swift result"] && live == ["combine result"],
-                           svg: chart.svg, marbles: chart.text)
         },
         Scenario(id: "timer-connect", topic: .time,
                  title: "Timer.publish does nothing until connect() or autoconnect()",

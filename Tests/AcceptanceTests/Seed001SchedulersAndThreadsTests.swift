@@ -58,7 +58,7 @@ final class Seed001SchedulersAndThreadsTests: XCTestCase {
     /// "a map closure runs on the thread the upstream published from, and that thread might be
     /// [...] whatever called send(_:) on a subject."
     func testAMapClosureRunsOnTheThreadThatCalledSend() {
-        let subject = PassthroughSubject<Int, Never>()
+        nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()  // not Sendable, as in Combine
         let mapQueues = Log<String>()
         let handle = subject
             .map { value -> Int in mapQueues.append(ExecutionContext.current.description); return value * 2 }
@@ -256,7 +256,7 @@ struct Event: Sendable {
 
 /// The seed's `events` property on a type whose subject is fed from several places.
 final class EventFeed: Sendable {
-    let subject = PassthroughSubject<Event, Never>()
+    nonisolated(unsafe) let subject = PassthroughSubject<Event, Never>()  // not Sendable, as in Combine
     let queue = DispatchQueue(label: "com.example.sync")
 
     var events: AnyPublisher<Event, Never> {

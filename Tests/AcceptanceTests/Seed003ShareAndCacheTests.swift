@@ -110,7 +110,7 @@ final class Seed003ShareAndCacheTests: XCTestCase {
     /// arrive on the inner publisher's queue; at <2>, the merged output arrives on main.
     func testReceiveOnBeforeFlatMapMovesOnlyTheClosure() {
         let socketQueue = DispatchQueue(label: "socket")
-        let connectionOutput = PassthroughSubject<Int, Never>()     // sent to from the socket queue
+        nonisolated(unsafe) let connectionOutput = PassthroughSubject<Int, Never>()     // sent to from the socket queue
         let closure = Log<String>(), atOne = Log<String>(), atTwo = Log<String>()
 
         Just(())
@@ -173,10 +173,11 @@ final class Seed003ShareAndCacheTests: XCTestCase {
     func testConcurrentFirstCallersShareOneCachedPublisher() {
         let session = OBSSession(studioModeEnabled: true)
         let received = Log<Bool>()
-        let handles = Mutex<[AnyCancellable]>([])
+        // `AnyCancellable` is not Sendable, as in Combine.
+        let handles = Mutex<[UncheckedSendable<AnyCancellable>]>([])
         DispatchQueue.concurrentPerform(iterations: 50) { _ in
-            let handle = session.studioModeStatePublisher()
-                .sink(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+            let handle = UncheckedSendable(session.studioModeStatePublisher()
+                .sink(receiveCompletion: { _ in }, receiveValue: { received.append($0) }))
             handles.withLock { $0.append(handle) }
         }
         XCTAssertTrue(RunLoop.main.run { session.socketQueue.sync { session.stateRequests } == 1 && !received.all.isEmpty })
@@ -421,6 +422,7 @@ final class OBSSession: @unchecked Sendable {
     func getStudioModeStateOnce() throws -> AnyPublisher<Bool, Error> {
         Deferred {
             Future { promise in
+                nonisolated(unsafe) let promise = promise  // not Sendable, as in Combine
                 self.socketQueue.async {
                     self.stateRequests += 1
                     promise(.success(self.studioModeEnabled))

@@ -275,7 +275,7 @@ struct ArticleSnippetTests {
     }
 
     @Test func blockingRecorder() throws {
-        let subject = PassthroughSubject<Int, Never>()
+        nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()  // not Sendable, as in Combine
         let recorder = subject.blocking(timeout: 5).record()
         DispatchQueue(label: "sender").async {
             subject.send(1)

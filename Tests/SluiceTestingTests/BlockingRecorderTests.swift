@@ -22,7 +22,7 @@ struct BlockingRecorderTests {
     }
 
     @Test func valuesSentLaterFromAnotherQueueAreWaitedFor() throws {
-        let subject = PassthroughSubject<Int, Never>()
+        nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()  // not Sendable, as in Combine
         let recorder = subject.blocking(timeout: 10).record()
         let queue = DispatchQueue(label: "sender")
         queue.async {

@@ -272,7 +272,7 @@ struct TestSchedulerClockTests {
     @Test func combineOperatorsAndAsyncSendersOnOneClock() async throws {
         let scheduler = DispatchQueue.test
         let clock = scheduler.clock
-        let subject = PassthroughSubject<Int, Never>()
+        nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()  // not Sendable, as in Combine
         var received: [Int] = []
         let cancellable = subject.debounce(for: .seconds(1), scheduler: scheduler).sink { received.append($0) }
         let sender = Task(executorPreference: scheduler) {

@@ -9,7 +9,7 @@ import XCTest
 final class FeedViewModelChecks: XCTestCase {
     func testTheModelTakesValuesOnTheMainActorAndHoldsNothingThatHoldsIt() {
         MainActor.assumeIsolated {
-            let feed = PassthroughSubject<[String], Never>()
+            nonisolated(unsafe) let feed = PassthroughSubject<[String], Never>()  // not Sendable, as in Combine
             let titles = PassthroughSubject<String, Never>()
             var model: FeedViewModel? = FeedViewModel(feed: feed, titles: titles)
             weak let watched = model

@@ -36,7 +36,7 @@ final class SearchModelTests: XCTestCase {
     func testWhichQueriesReachTheSearchAsMarbles() {
         MainActor.assumeIsolated {
             let clock = VirtualTimeScheduler()
-            let searches = PassthroughSubject<String, Never>()
+            nonisolated(unsafe) let searches = PassthroughSubject<String, Never>()  // not Sendable, as in Combine
             let model = SearchModel(
                 search: { query in
                     searches.send(query)

@@ -139,13 +139,6 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     }
 }
 
-extension AsyncPublisher: Sendable where P: Sendable {}
-extension AsyncThrowingPublisher: Sendable where P: Sendable {}
-
-/// Copies of an iterator share its subscription, which is thread-safe: concurrent `next()`
-/// calls from several tasks each add a request and are answered in order.
-extension AsyncPublisher.Iterator: Sendable {}
-extension AsyncThrowingPublisher.Iterator: Sendable {}
 
 /// Cancels the subscription when the last copy of its iterator goes away (a loop left with
 /// `break`, `return` or a thrown error), since the upstream keeps the subscriber itself alive.

@@ -5,7 +5,7 @@ import Synchronization
 /// An `AnyCancellable` automatically calls `cancel()` when deinitialized. Cancelling is
 /// thread-safe and happens at most once: the closure is released before it runs, so a second
 /// `cancel()` (or the deinit after an explicit cancel) does nothing.
-public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+public final class AnyCancellable: Cancellable, Hashable {
     /// Set by the first `cancel()`, which then owns what to cancel alone: one atomic operation
     /// instead of a lock.
     @usableFromInline

@@ -15,7 +15,7 @@ extension Timer {
     ///
     /// Every subscriber receives the same dates, each as far as its own demand allows; a tick
     /// that finds a subscriber without demand is dropped for it.
-    public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+    public final class TimerPublisher: ConnectablePublisher {
         public typealias Output = Date
         public typealias Failure = Never
 

@@ -32,4 +32,3 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
     }
 }
 
-extension Empty: Sendable {}

@@ -30,4 +30,3 @@ extension Fail: Equatable where Failure: Equatable {
     }
 }
 
-extension Fail: Sendable where Failure: Sendable {}

@@ -7,13 +7,14 @@
 ///
 /// `Future` is thread-safe: the promise may be called from any thread, concurrently with
 /// subscribing, requesting and cancelling.
-public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+public final class Future<Output, Failure: Error>: Publisher {
     /// A function the future's closure calls, once, to publish its result.
     ///
-    /// Unlike Combine's, Sluice's `Promise` is `@Sendable`, so that code fulfilling the promise
-    /// from another queue or task (`DispatchQueue.global().async { promise(.success(x)) }`)
-    /// compiles without warnings in Swift 6. Calling it from any thread is safe.
-    public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
+    /// Calling it from any thread is safe. As in Combine, it is not `@Sendable`: Swift 6 code
+    /// written for Combine that fulfils it from another queue or task marks it
+    /// `nonisolated(unsafe) let promise = promise`, which a `@Sendable` promise would turn
+    /// into a warning.
+    public typealias Promise = (Result<Output, Failure>) -> Void
 
     @usableFromInline
     package let lock = Lock()

@@ -30,7 +30,6 @@ extension Just: Equatable where Output: Equatable {
     }
 }
 
-extension Just: Sendable where Output: Sendable {}
 
 // MARK: - Operator specialisations
 //

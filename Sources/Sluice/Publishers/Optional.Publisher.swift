@@ -50,7 +50,6 @@ extension Optional.Publisher: Equatable where Wrapped: Equatable {
     }
 }
 
-extension Optional.Publisher: Sendable where Wrapped: Sendable {}
 
 // MARK: - Operator specialisations
 //

@@ -11,7 +11,7 @@ extension ConnectablePublisher {
 
 extension Publishers {
     /// A publisher that automatically connects to an upstream connectable publisher.
-    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 

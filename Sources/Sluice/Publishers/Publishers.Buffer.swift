@@ -1,6 +1,6 @@
 extension Publishers {
     /// A strategy for filling a buffer.
-    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+    public enum PrefetchStrategy: Equatable, Hashable {
         /// A strategy to fill the buffer at subscription time, and keep it full thereafter.
         case keepFull
         /// A strategy that avoids prefetching and instead performs requests on demand. (As in

@@ -4,8 +4,7 @@ extension Publishers {
     /// The subject is created once, the first time a subscriber arrives or ``connect()`` is
     /// called, and shared by every subscriber. Nothing flows until ``connect()`` subscribes the
     /// subject to the upstream; each call to `connect()` subscribes it again.
-    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
-        @unchecked Sendable
+    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
         where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output
     {
         public typealias Output = Upstream.Output

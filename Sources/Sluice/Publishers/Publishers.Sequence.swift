@@ -44,7 +44,6 @@ extension Publishers.Sequence: Equatable where Elements: Equatable {
     }
 }
 
-extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
 extension Sequence {
     /// A publisher that emits the elements of this sequence, then finishes.

@@ -101,9 +101,7 @@ extension Record {
     }
 }
 
-extension Record: Sendable where Output: Sendable, Failure: Sendable {}
 
-extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
 
 /// Combine's coding keys for a recording, in encoding order.
 private enum RecordingCodingKeys: String, CodingKey {

@@ -7,7 +7,7 @@ import Synchronization
 /// then-current value on its next demand. Setting ``value`` sends it. After the subject
 /// completes, `send(_:)` changes nothing, while setting `value` still stores it (nothing is
 /// published), as in Combine.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @usableFromInline
     internal let delivery = SubjectDelivery<Output, Failure>(requestsUpstreamEagerly: true)
 

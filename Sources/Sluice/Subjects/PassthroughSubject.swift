@@ -8,7 +8,7 @@
 /// `send` is safe from any thread: each subscriber receives its values one at a time, in one
 /// order shared by all subscribers, and the completion after every value sent before it. A
 /// `send` from inside a subscriber is delivered at once, nested, as in Combine.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject {
     @usableFromInline
     internal let delivery = SubjectDelivery<Output, Failure>(requestsUpstreamEagerly: false)
 

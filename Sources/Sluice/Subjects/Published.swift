@@ -67,7 +67,6 @@ public struct Published<Value> {
     }
 }
 
-extension Published: Sendable where Value: Sendable {}
 
 /// Lets the registry find a `Published` field by reflection without knowing its value type.
 internal protocol PublishedField {

@@ -3,7 +3,7 @@ extension Subscribers {
     ///
     /// The subscriber holds the object strongly until the stream completes or is cancelled.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         public typealias Failure = Never
 

@@ -6,7 +6,7 @@ extension Subscribers {
     /// On completion or cancellation the sink releases its closures, so a closure that captures
     /// its owner strongly does not keep it alive once the stream has ended.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         @usableFromInline
         internal let lock = Lock()

@@ -8,9 +8,10 @@ extension Future where Failure == Never {
     /// other reference left), so abandoned work stops.
     public convenience init(priority: TaskPriority? = nil, operation: sending @escaping () async -> Output) {
         self.init { _ in }
-        let task = Task(priority: priority) { [weak self] in
+        let held = WeakFuture(self)
+        let task = Task(priority: priority) {
             let output = await operation()
-            self?.fulfill(.success(output))
+            held.future?.fulfill(.success(output))
         }
         lock.locked { operationTask = task }
     }
@@ -26,15 +27,27 @@ extension Future where Failure == Error {
     /// other reference left), so abandoned work stops.
     public convenience init(priority: TaskPriority? = nil, operation: sending @escaping () async throws -> Output) {
         self.init { _ in }
-        let task = Task(priority: priority) { [weak self] in
+        let held = WeakFuture(self)
+        let task = Task(priority: priority) {
             let result: Result<Output, Error>
             do {
                 result = .success(try await operation())
             } catch {
                 result = .failure(error)
             }
-            self?.fulfill(result)
+            held.future?.fulfill(result)
         }
         lock.locked { operationTask = task }
+    }
+}
+
+/// The future its operation's task fulfils, held weakly, so that a future nobody holds goes away
+/// and cancels the task. A `Future` is not `Sendable` (as in Combine), but fulfilling it from any
+/// thread is safe.
+private struct WeakFuture<Output, Failure: Error>: @unchecked Sendable {
+    weak var future: Future<Output, Failure>?
+
+    init(_ future: Future<Output, Failure>) {
+        self.future = future
     }
 }

@@ -191,7 +191,8 @@ struct FutureTests {
 
     @Test func aPromiseCalledFromEightThreadsDeliversExactlyOneResultToEachSubscriber() async throws {
         for _ in 0..<50 {
-            let (future, promise) = makeFuture()
+            let (future, madePromise) = makeFuture()
+            nonisolated(unsafe) let promise = madePromise  // not Sendable, as in Combine
             let eager = (0..<4).map { _ in TestSubscriber<Int, TestError>() }
             let lazy = (0..<4).map { _ in TestSubscriber<Int, TestError>(initialDemand: .none) }
             (eager + lazy).forEach(future.subscribe)
@@ -222,7 +223,8 @@ struct FutureTests {
 
     @Test func subscribingWhileThePromiseIsFulfilledNeverDeliversBeforeTheSubscription() {
         for _ in 0..<500 {
-            let (future, promise) = makeFuture()
+            let (future, madePromise) = makeFuture()
+            nonisolated(unsafe) let promise = madePromise  // not Sendable, as in Combine
             let subscriber = TestSubscriber<Int, TestError>()
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == 0 {
@@ -240,7 +242,7 @@ struct FutureTests {
     @Test func valueOfAFutureThatCannotFail() async {
         var promise: Future<String, Never>.Promise?
         let future = Future<String, Never> { promise = $0 }
-        let fulfil = promise!
+        nonisolated(unsafe) let fulfil = promise!  // not Sendable, as in Combine
         DispatchQueue.global().async { fulfil(.success("done")) }
         let value: String = await future.value
         #expect(value == "done")
@@ -249,11 +251,13 @@ struct FutureTests {
     }
 
     @Test func valueReturnsOrThrows() async throws {
-        let (succeeded, succeed) = makeFuture()
+        let (succeeded, madeSucceed) = makeFuture()
+        nonisolated(unsafe) let succeed = madeSucceed  // not Sendable, as in Combine
         DispatchQueue.global().async { succeed(.success(7)) }
         #expect(try await succeeded.value == 7)
 
-        let (failed, fail) = makeFuture()
+        let (failed, madeFail) = makeFuture()
+        nonisolated(unsafe) let fail = madeFail
         DispatchQueue.global().async { fail(.failure(TestError(code: 8))) }
         await #expect(throws: TestError(code: 8)) { try await failed.value }
     }

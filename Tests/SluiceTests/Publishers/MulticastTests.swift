@@ -329,7 +329,8 @@ struct MulticastTests {
             }, receiveCancel: {
                 live.withLock { $0.now -= 1; $0.cancels += 1 }
             })
-        let shared = upstream.makeConnectable().autoconnect()
+        // Not Sendable, as in Combine; shared across threads on purpose.
+        nonisolated(unsafe) let shared = upstream.makeConnectable().autoconnect()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<500 {
                 let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)

@@ -270,6 +270,7 @@ struct OtherLibrariesRegressionTests {
             let events = Log<String>()
             let done = DispatchSemaphore(value: 0)
             let cancellable = Future<Int, Never> { promise in
+                nonisolated(unsafe) let promise = promise  // not Sendable, as in Combine
                 fulfilling.async { promise(.success(round)) }
             }
             .receive(on: receiving)
@@ -304,7 +305,10 @@ struct OtherLibrariesRegressionTests {
             case "subject": publisher = subject.eraseToAnyPublisher()
             case "just": publisher = Just(1).eraseToAnyPublisher()
             default:
-                publisher = Future { promise in DispatchQueue.global().async { promise(.success(1)) } }
+                publisher = Future { promise in
+                    nonisolated(unsafe) let promise = promise  // not Sendable, as in Combine
+                    DispatchQueue.global().async { promise(.success(1)) }
+                }
                     .eraseToAnyPublisher()
             }
             var owner: CancelsItsSinkOnDeinit? = CancelsItsSinkOnDeinit(deinitialized: deinitialized)

@@ -253,6 +253,7 @@ struct StressTests {
         },
         RaceCase("Future", settle: 0.001) { queue in
             RaceSetup(Future<Int, Never> { promise in
+                nonisolated(unsafe) let promise = promise  // not Sendable, as in Combine
                 queue.asyncAfter(deadline: .now() + .microseconds(200)) { promise(.success(7)) }
             })
         },
@@ -759,7 +760,8 @@ struct StressTests {
     static func fulfilFromManyThreads(trial: Int) -> [String] {
         var handedOver: Future<Int, Never>.Promise?
         let future = Future<Int, Never> { handedOver = $0 }
-        guard let promise = handedOver else { return ["trial \(trial): the Future did not hand over its promise"] }
+        guard let handedOverPromise = handedOver else { return ["trial \(trial): the Future did not hand over its promise"] }
+        nonisolated(unsafe) let promise = handedOverPromise  // not Sendable, as in Combine
         let perPhase = futureSubscribersPerPhase
         let fulfillers = fulfillingThreads
         let attachers = 4

@@ -34,7 +34,8 @@ final class Probe: @unchecked Sendable {
             .trace("hop", to: log)
             .assertMainThread(enabled: true)
             .sink { [self] value in onMainQueue(value) }
-        DispatchQueue.global().async { [subject] in subject.send(1) }
+        nonisolated(unsafe) let subject = subject  // not Sendable, as in Combine
+        DispatchQueue.global().async { subject.send(1) }
     }
 
     func onMainQueue(_ value: Int) {
@@ -64,7 +65,7 @@ func reportWhatRunsWhileKeptAlive(by keeper: String) -> Never {
     DispatchQueue.main.async { ran.withLock { _ = $0.insert("DispatchQueue.main") } }
     OperationQueue.main.addOperation { ran.withLock { _ = $0.insert("OperationQueue.main") } }
     Task { @MainActor in ran.withLock { _ = $0.insert("Task @MainActor") } }
-    let cancellables = [
+    nonisolated(unsafe) let cancellables = [  // not Sendable, as in Combine
         Just(1).receive(on: RunLoop.main).sink { _ in ran.withLock { _ = $0.insert("RunLoop.main") } },
         Timer.publish(every: 0.05, on: .main, in: .common).autoconnect().first()
             .sink { _ in ran.withLock { _ = $0.insert("Timer.publish") } },

@@ -180,7 +180,7 @@ final class CrashingModel {
 // Sluice: the seed says this model crashes when a value arrives from a background thread; with
 // `--crash map` (the acceptance test's child process) it does, in Swift's isolation check.
 if let crashIndex = CommandLine.arguments.firstIndex(of: "--crash"), CommandLine.arguments.dropFirst(crashIndex + 1).first == "map" {
-    let crashValues = PassthroughSubject<Int, Never>()
+    nonisolated(unsafe) let crashValues = PassthroughSubject<Int, Never>()  // not Sendable, as in Combine
     let crashingModel = CrashingModel()
     crashingModel.bind(crashValues)
     DispatchQueue.global().async { crashValues.send(1) }

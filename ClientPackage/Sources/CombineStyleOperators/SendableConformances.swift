@@ -1,0 +1,65 @@
+import Combine
+import Foundation
+
+// Apple's Combine types are not `Sendable`, so Swift 6 code written for Combine declares the
+// conformances it needs itself; several projects declare exactly these. CI builds this package
+// with warnings as errors. If Sluice made one of these types `Sendable` itself, the declaration
+// here would draw a warning (the conformance is "already stated in the type's module"). Where
+// Sluice's conformance was conditional (the value publishers, `AsyncPublisher`), this
+// unconditional one would be ignored, and `DraftValues` below would not compile.
+extension PassthroughSubject: @retroactive @unchecked Sendable {}
+extension CurrentValueSubject: @retroactive @unchecked Sendable {}
+extension AnyCancellable: @retroactive @unchecked Sendable {}
+extension AnyPublisher: @retroactive @unchecked Sendable {}
+extension Future: @retroactive @unchecked Sendable {}
+extension Published: @retroactive @unchecked Sendable {}
+extension Published.Publisher: @retroactive @unchecked Sendable {}
+extension Subscribers.Sink: @retroactive @unchecked Sendable {}
+extension Subscribers.Assign: @retroactive @unchecked Sendable {}
+extension Publishers.Multicast: @retroactive @unchecked Sendable {}
+extension Publishers.Autoconnect: @retroactive @unchecked Sendable {}
+extension Publishers.PrefetchStrategy: @retroactive @unchecked Sendable {}
+extension Timer.TimerPublisher: @retroactive @unchecked Sendable {}
+extension AsyncPublisher: @retroactive @unchecked Sendable {}
+extension AsyncThrowingPublisher: @retroactive @unchecked Sendable {}
+extension AsyncPublisher.Iterator: @retroactive @unchecked Sendable {}
+extension AsyncThrowingPublisher.Iterator: @retroactive @unchecked Sendable {}
+extension Just: @retroactive @unchecked Sendable {}
+extension Empty: @retroactive @unchecked Sendable {}
+extension Fail: @retroactive @unchecked Sendable {}
+extension Record: @retroactive @unchecked Sendable {}
+extension Record.Recording: @retroactive @unchecked Sendable {}
+extension Optional.Publisher: @retroactive @unchecked Sendable {}
+extension Result.Publisher: @retroactive @unchecked Sendable {}
+extension Publishers.Sequence: @retroactive @unchecked Sendable {}
+
+/// Something a draft editor hands across tasks: non-`Sendable` contents in publishers that the
+/// declarations above make `Sendable`.
+public final class Draft: ObservableObject {
+    @Published public var text = ""
+    public init() {}
+}
+
+public struct DraftValues: Sendable {
+    public let lengths: AsyncPublisher<Publishers.Map<Published<String>.Publisher, Int>>
+    public let placeholder: Just<Draft>
+    public let pending: Publishers.Sequence<[Draft], Never>
+
+    public init(_ draft: Draft) {
+        lengths = draft.$text.map(\.count).values
+        placeholder = Just(draft)
+        pending = Publishers.Sequence(sequence: [draft])
+    }
+}
+
+/// Sluice's `ImmediateScheduler` and `CombineIdentifier` are `Sendable` (plain values; the README's
+/// table of differences says why they are kept): a `Sendable` type can hold them.
+public struct ImmediateWork: Sendable {
+    public let scheduler = ImmediateScheduler.shared
+    public let now: ImmediateScheduler.SchedulerTimeType
+    public let id = CombineIdentifier()
+
+    public init() {
+        now = scheduler.now
+    }
+}
