@@ -1,7 +1,8 @@
 import Combine
 import Foundation
 
-// Apple's Combine types are not `Sendable`, so Swift 6 code written for Combine declares the
+// Of Combine's own types only `Subscribers.Demand` and `Subscribers.Completion` are `Sendable`
+// (Combine's interface declares no other), so Swift 6 code written for Combine declares the
 // conformances it needs itself; several projects declare exactly these. CI builds this package
 // with warnings as errors. If Sluice made one of these types `Sendable` itself, the declaration
 // here would draw a warning (the conformance is "already stated in the type's module"). Where
@@ -32,6 +33,19 @@ extension Record.Recording: @retroactive @unchecked Sendable {}
 extension Optional.Publisher: @retroactive @unchecked Sendable {}
 extension Result.Publisher: @retroactive @unchecked Sendable {}
 extension Publishers.Sequence: @retroactive @unchecked Sendable {}
+extension ImmediateScheduler: @retroactive @unchecked Sendable {}
+extension ImmediateScheduler.SchedulerTimeType: @retroactive @unchecked Sendable {}
+extension ImmediateScheduler.SchedulerTimeType.Stride: @retroactive @unchecked Sendable {}
+extension CombineIdentifier: @retroactive @unchecked Sendable {}
+
+// Foundation's strides of `RunLoop` and `OperationQueue` are not `Hashable` (Sluice's must not be
+// either); a program that keeps them in a `Set` declares it.
+extension RunLoop.SchedulerTimeType.Stride: @retroactive Hashable {
+    public func hash(into hasher: inout Hasher) { hasher.combine(timeInterval) }
+}
+extension OperationQueue.SchedulerTimeType.Stride: @retroactive Hashable {
+    public func hash(into hasher: inout Hasher) { hasher.combine(timeInterval) }
+}
 
 /// Something a draft editor hands across tasks: non-`Sendable` contents in publishers that the
 /// declarations above make `Sendable`.
@@ -52,14 +66,3 @@ public struct DraftValues: Sendable {
     }
 }
 
-/// Sluice's `ImmediateScheduler` and `CombineIdentifier` are `Sendable` (plain values; the README's
-/// table of differences says why they are kept): a `Sendable` type can hold them.
-public struct ImmediateWork: Sendable {
-    public let scheduler = ImmediateScheduler.shared
-    public let now: ImmediateScheduler.SchedulerTimeType
-    public let id = CombineIdentifier()
-
-    public init() {
-        now = scheduler.now
-    }
-}

@@ -6,7 +6,7 @@ import Synchronization
 /// implement as a structure, create an instance of `CombineIdentifier` as follows:
 ///
 ///     let combineIdentifier = CombineIdentifier()
-public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
+public struct CombineIdentifier: Hashable, CustomStringConvertible {
     @usableFromInline
     internal let rawValue: UInt64
 

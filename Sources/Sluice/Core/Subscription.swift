@@ -21,8 +21,10 @@ extension Subscriptions {
 
 @usableFromInline
 internal final class EmptySubscription: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+    // Unchecked: its one field is an identifier that never changes (`CombineIdentifier` is not
+    // `Sendable`, as in Combine).
     @usableFromInline
     static let shared = EmptySubscription()
 

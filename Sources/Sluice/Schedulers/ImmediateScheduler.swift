@@ -3,9 +3,9 @@
 /// You can only use this scheduler for immediate actions. If you attempt to schedule actions
 /// after a specific date, this scheduler ignores the date and performs them immediately; a
 /// repeating action runs once.
-public struct ImmediateScheduler: Scheduler, Sendable {
+public struct ImmediateScheduler: Scheduler {
     /// The time type used by the immediate scheduler: every instant is the same instant.
-    public struct SchedulerTimeType: Strideable, Sendable {
+    public struct SchedulerTimeType: Strideable {
         @inlinable
         internal init() {}
 
@@ -19,7 +19,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
 
         /// The increment by which the immediate scheduler counts time.
         public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable,
-            SchedulerTimeIntervalConvertible, Sendable
+            SchedulerTimeIntervalConvertible
         {
             public typealias FloatLiteralType = Double
             public typealias IntegerLiteralType = Int
@@ -93,7 +93,8 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     public typealias SchedulerOptions = Never
 
     /// The shared instance of the immediate scheduler.
-    public static let shared = ImmediateScheduler()
+    // A value with no state; not `Sendable`, as in Combine.
+    nonisolated(unsafe) public static let shared = ImmediateScheduler()
 
     @inlinable
     internal init() {}

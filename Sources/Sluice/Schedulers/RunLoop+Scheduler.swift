@@ -113,7 +113,7 @@ extension _DateSchedulerTime {
 /// scheduler stride. Combine declares the two structs separately; Sluice writes their behaviour
 /// once, here. Not meant to be adopted elsewhere.
 public protocol _SecondsStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
-    ExpressibleByFloatLiteral, Hashable, Codable, Sendable
+    ExpressibleByFloatLiteral, Codable, Sendable
     where FloatLiteralType == TimeInterval, IntegerLiteralType == TimeInterval, Magnitude == TimeInterval
 {
     var magnitude: TimeInterval { get set }
