@@ -148,33 +148,46 @@ func baselineLatestPair(_ count: Int) -> Int {
     return total.withLock { $0 }
 }
 
-/// Two queues (arrays with a read index) behind a lock, a pair handed on when both have one.
+/// Two queues (rings of 16, deeper than the benchmark's lead of 10) as the state of a lock, a
+/// pair handed on when both have one, into a locked sum as the other fan-in baselines and the
+/// measured sink do.
 @inline(never)
 func baselineZipQueues(_ pairs: Int) -> Int {
-    final class Queues {
-        var left: [Int] = [], right: [Int] = []
-        var leftHead = 0, rightHead = 0
-        func pop() -> (Int, Int)? {
-            guard leftHead < left.count, rightHead < right.count else { return nil }
-            defer { leftHead += 1; rightHead += 1 }
-            return (left[leftHead], right[rightHead])
+    struct Rings {
+        var left = InlineArray<16, Int>(repeating: 0), right = InlineArray<16, Int>(repeating: 0)
+        var leftHead = 0, leftCount = 0, rightHead = 0, rightCount = 0
+
+        mutating func push(left value: Int?, right other: Int?) -> (Int, Int)? {
+            if let value {
+                precondition(leftCount < 16, "the benchmark leads by at most 10")
+                left[(leftHead &+ leftCount) & 15] = value
+                leftCount += 1
+            }
+            if let other {
+                precondition(rightCount < 16, "the benchmark leads by at most 10")
+                right[(rightHead &+ rightCount) & 15] = other
+                rightCount += 1
+            }
+            guard leftCount > 0, rightCount > 0 else { return nil }
+            let pair = (left[leftHead], right[rightHead])
+            leftHead = (leftHead &+ 1) & 15
+            rightHead = (rightHead &+ 1) & 15
+            leftCount -= 1
+            rightCount -= 1
+            return pair
         }
     }
-    let queues = Queues()
-    let gate = Mutex(0)
-    var total = 0
+    let gate = Mutex(Rings())
+    let total = Mutex(0)
     func push(left value: Int?, right other: Int?) {
-        let pair: (Int, Int)? = gate.withLock { _ in
-            if let value { queues.left.append(value) }
-            if let other { queues.right.append(other) }
-            return queues.pop()
+        if let pair = gate.withLock({ $0.push(left: value, right: other) }) {
+            total.withLock { $0 &+= pair.0 &+ pair.1 }
         }
-        if let pair { total &+= pair.0 &+ pair.1 }
     }
     for value in 0..<pairs {
         push(left: value, right: nil)
         if value >= 10 { push(left: nil, right: value &- 10) }
     }
     for value in max(0, pairs - 10)..<pairs { push(left: nil, right: value) }
-    return total
+    return total.withLock { $0 }
 }
