@@ -65,4 +65,3 @@ public struct DraftValues: Sendable {
         pending = Publishers.Sequence(sequence: [draft])
     }
 }
-

@@ -139,7 +139,6 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     }
 }
 
-
 /// Cancels the subscription when the last copy of its iterator goes away (a loop left with
 /// `break`, `return` or a thrown error), since the upstream keeps the subscriber itself alive.
 @usableFromInline

@@ -19,12 +19,12 @@ extension Subscriptions {
     public static var empty: Subscription { EmptySubscription.shared }
 }
 
+// Unchecked: its one field is an identifier that never changes (`CombineIdentifier` is not
+// `Sendable`, as in Combine).
 @usableFromInline
 internal final class EmptySubscription: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    // Unchecked: its one field is an identifier that never changes (`CombineIdentifier` is not
-    // `Sendable`, as in Combine).
     @usableFromInline
     static let shared = EmptySubscription()
 

@@ -29,4 +29,3 @@ extension Fail: Equatable where Failure: Equatable {
         lhs.error == rhs.error
     }
 }
-

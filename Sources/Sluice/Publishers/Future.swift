@@ -41,8 +41,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
         // The promise holds the future strongly, so a result delivered later still reaches
         // subscribers that hold only their subscription.
-        let future = UncheckedSendable(self)
-        attemptToFulfill { result in future.value.fulfill(result) }
+        attemptToFulfill { result in self.fulfill(result) }
     }
 
     /// Attaches the subscriber; it receives the result once the promise is fulfilled (at once

@@ -30,7 +30,6 @@ extension Just: Equatable where Output: Equatable {
     }
 }
 
-
 // MARK: - Operator specialisations
 //
 // As in Combine, operators applied directly to a `Just` are evaluated at once on its value and
@@ -345,7 +344,6 @@ internal final class JustSubscription<Output, DownstreamSlot: OptionalSubscriber
 
     @usableFromInline
     internal let name: String
-
 
     @usableFromInline
     internal let entryPoints: SpecializedEntryPoints

@@ -50,7 +50,6 @@ extension Optional.Publisher: Equatable where Wrapped: Equatable {
     }
 }
 
-
 // MARK: - Operator specialisations
 //
 // As in Combine, operators applied directly to an optional publisher are evaluated at once and

@@ -44,7 +44,6 @@ extension Publishers.Sequence: Equatable where Elements: Equatable {
     }
 }
 
-
 extension Sequence {
     /// A publisher that emits the elements of this sequence, then finishes.
     @inlinable
@@ -117,7 +116,6 @@ internal final class SequenceSubscription<Downstream: Subscriber, Elements: Sequ
 
     @usableFromInline
     internal let presentation: SequencePresentation
-
 
     @usableFromInline
     internal let entryPoints: SpecializedEntryPoints

@@ -101,8 +101,6 @@ extension Record {
     }
 }
 
-
-
 /// Combine's coding keys for a recording, in encoding order.
 private enum RecordingCodingKeys: String, CodingKey {
     case output

@@ -59,7 +59,6 @@ extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatab
     }
 }
 
-
 extension Result {
     /// Maps the success with a throwing transform; a failure stays a failure, erased to `Error`.
     @inlinable

@@ -67,7 +67,6 @@ public struct Published<Value> {
     }
 }
 
-
 /// Lets the registry find a `Published` field by reflection without knowing its value type.
 internal protocol PublishedField {
     var publishedStorage: PublishedStorageBase { get }

@@ -257,7 +257,7 @@ struct FutureTests {
         #expect(try await succeeded.value == 7)
 
         let (failed, madeFail) = makeFuture()
-        nonisolated(unsafe) let fail = madeFail
+        nonisolated(unsafe) let fail = madeFail  // not Sendable, as in Combine
         DispatchQueue.global().async { fail(.failure(TestError(code: 8))) }
         await #expect(throws: TestError(code: 8)) { try await failed.value }
     }
